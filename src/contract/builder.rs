@@ -1,0 +1,272 @@
+//! [`EndpointBuilder`]: the typestate builder behind [`Endpoint::get`] and friends.
+
+use std::borrow::Cow;
+use std::marker::PhantomData;
+use std::sync::Arc;
+
+use http::{Method, StatusCode};
+
+use super::method::{AllowsBody, ContractMethod, Delete, Get, Patch, Post, Put};
+use super::slot::{Declared, NoBody, NoContent, NoParams, NoQuery, Slot};
+use super::{Endpoint, EndpointSpec};
+use crate::error::ConfigError;
+use crate::introspect::struct_fields;
+use crate::middleware::Middleware;
+use crate::route::{Dynamic, HasParams, Pattern, Route, RouteTemplate, Static};
+
+/// Builds an [`Endpoint`]. Made by [`Endpoint::get`], [`Endpoint::post`], ….
+///
+/// The type parameters track what is declared: the method `M` and route kind `K` are fixed
+/// at the start; params `P`, query `Q`, body `B` and response `R` start empty and can each be
+/// declared once. [`EndpointBuilder::build`] checks the route and the params' names.
+#[must_use = "call `.build()` to get the endpoint"]
+pub struct EndpointBuilder<M, K, P = NoParams, Q = NoQuery, B = NoBody, R = NoContent> {
+    route: Cow<'static, str>,
+    settings: Settings,
+    _types: PhantomData<fn() -> (M, K, P, Q, B, R)>,
+}
+
+#[derive(Default)]
+struct Settings {
+    middleware: Vec<Middleware>,
+    body_limit: Option<usize>,
+    status: Option<StatusCode>,
+    name: Option<Cow<'static, str>>,
+    description: Option<Cow<'static, str>>,
+}
+
+impl<M, K, P, Q, B, R> std::fmt::Debug for EndpointBuilder<M, K, P, Q, B, R> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("EndpointBuilder")
+            .field("route", &self.route)
+            .finish_non_exhaustive()
+    }
+}
+
+macro_rules! start {
+    ($($(#[$doc:meta])* $fn:ident => $marker:ident;)*) => {
+        impl Endpoint {
+            $(
+                $(#[$doc])*
+                pub fn $fn<K: Route>(route: K) -> EndpointBuilder<$marker, K> {
+                    EndpointBuilder {
+                        route: route.into_path(),
+                        settings: Settings::default(),
+                        _types: PhantomData,
+                    }
+                }
+            )*
+        }
+    };
+}
+
+start! {
+    /// Starts a `GET` contract on `route`.
+    ///
+    /// ```
+    /// use pactum::{route, Endpoint};
+    ///
+    /// let health = Endpoint::get(route::static_path("/health")).build().unwrap();
+    /// assert_eq!(health.route().as_str(), "/health");
+    /// ```
+    get => Get;
+    /// Starts a `POST` contract on `route`.
+    post => Post;
+    /// Starts a `PUT` contract on `route`.
+    put => Put;
+    /// Starts a `PATCH` contract on `route`.
+    patch => Patch;
+    /// Starts a `DELETE` contract on `route`.
+    delete => Delete;
+}
+
+/// The params slot is still empty.
+#[diagnostic::on_unimplemented(
+    message = "the params type is already declared",
+    label = "`.params::<T>()` can be called once"
+)]
+pub trait ParamsUnset {}
+impl ParamsUnset for NoParams {}
+
+/// The query slot is still empty.
+#[diagnostic::on_unimplemented(
+    message = "the query type is already declared",
+    label = "`.query::<T>()` can be called once"
+)]
+pub trait QueryUnset {}
+impl QueryUnset for NoQuery {}
+
+/// The body slot is still empty.
+#[diagnostic::on_unimplemented(
+    message = "the body type is already declared",
+    label = "`.body::<T>()` can be called once"
+)]
+pub trait BodyUnset {}
+impl BodyUnset for NoBody {}
+
+/// The response slot is still empty.
+#[diagnostic::on_unimplemented(
+    message = "the response type is already declared",
+    label = "`.response::<T>()` can be called once"
+)]
+pub trait ResponseUnset {}
+impl ResponseUnset for NoContent {}
+
+/// The params slot fits the route kind `K`: empty for a static route, declared otherwise.
+#[diagnostic::on_unimplemented(
+    message = "this route has path parameters: declare them with `.params::<T>()` before `.build()`",
+    label = "`{Self}` does not describe the route's `:name` / `*name` segments"
+)]
+pub trait ParamsFit<K> {}
+impl ParamsFit<Static> for NoParams {}
+impl<T: Slot<Presence = Declared>> ParamsFit<Pattern> for T {}
+impl<T: Slot<Presence = Declared>> ParamsFit<Dynamic> for T {}
+
+impl<M, K, P, Q, B, R> EndpointBuilder<M, K, P, Q, B, R> {
+    fn retype<P2, Q2, B2, R2>(self) -> EndpointBuilder<M, K, P2, Q2, B2, R2> {
+        EndpointBuilder {
+            route: self.route,
+            settings: self.settings,
+            _types: PhantomData,
+        }
+    }
+
+    /// Declares the params type: a struct whose field names are the route's `:name` and
+    /// `*name` segments. Values are percent-decoded, then deserialised (strings coerce to
+    /// numbers and bools) and validated.
+    pub fn params<T: Slot>(self) -> EndpointBuilder<M, K, T, Q, B, R>
+    where
+        K: HasParams,
+        P: ParamsUnset,
+    {
+        self.retype()
+    }
+
+    /// Declares the query type, parsed from the query string with `serde_qs`.
+    pub fn query<T: Slot>(self) -> EndpointBuilder<M, K, P, T, B, R>
+    where
+        Q: QueryUnset,
+    {
+        self.retype()
+    }
+
+    /// Declares the JSON request body type. Not offered on GET.
+    pub fn body<T: Slot>(self) -> EndpointBuilder<M, K, P, Q, T, R>
+    where
+        M: AllowsBody,
+        B: BodyUnset,
+    {
+        self.retype()
+    }
+
+    /// Declares the JSON response type. Its rules are checked before it is sent.
+    pub fn response<T: Slot>(self) -> EndpointBuilder<M, K, P, Q, B, T>
+    where
+        R: ResponseUnset,
+    {
+        self.retype()
+    }
+
+    /// Appends a middleware. The first added is the outermost.
+    pub fn middleware(mut self, middleware: Middleware) -> Self {
+        self.settings.middleware.push(middleware);
+        self
+    }
+
+    /// Overrides the server's body size limit (default 1 MiB) for this contract.
+    pub fn body_limit(mut self, bytes: usize) -> Self {
+        self.settings.body_limit = Some(bytes);
+        self
+    }
+
+    /// Sets the success status (default: 201 for POST, 204 without a response type, else 200).
+    pub fn status(mut self, status: StatusCode) -> Self {
+        self.settings.status = Some(status);
+        self
+    }
+
+    /// Names the operation (used in logs and API docs).
+    pub fn name(mut self, name: impl Into<Cow<'static, str>>) -> Self {
+        self.settings.name = Some(name.into());
+        self
+    }
+
+    /// Describes the operation (used in API docs).
+    pub fn description(mut self, description: impl Into<Cow<'static, str>>) -> Self {
+        self.settings.description = Some(description.into());
+        self
+    }
+
+    /// Finishes the contract.
+    ///
+    /// Compiles only when the params slot fits the route kind: a pattern or dynamic route
+    /// needs `.params::<T>()`.
+    ///
+    /// # Errors
+    ///
+    /// - [`ConfigError::InvalidRoute`] when the route is malformed or does not fit its kind;
+    /// - [`ConfigError::RouteParamsMismatch`] when the params type's field names are not the
+    ///   route's param names.
+    pub fn build(self) -> Result<Endpoint<P, Q, B, R>, ConfigError>
+    where
+        M: ContractMethod,
+        K: Route,
+        P: Slot + ParamsFit<K>,
+        Q: Slot,
+        B: Slot,
+        R: Slot,
+    {
+        let route = RouteTemplate::parse(self.route, K::KIND)?;
+        check_param_names::<P>(&route)?;
+        let Settings {
+            middleware,
+            body_limit,
+            status,
+            name,
+            description,
+        } = self.settings;
+        let spec = EndpointSpec {
+            method: M::METHOD,
+            route,
+            middleware: middleware.into(),
+            body_limit,
+            status,
+            name,
+            description,
+            has_response: <R::Presence as super::Presence>::DECLARED,
+        };
+        Ok(Endpoint {
+            spec: Arc::new(spec),
+            _types: PhantomData,
+        })
+    }
+}
+
+fn check_param_names<P: Slot>(route: &RouteTemplate) -> Result<(), ConfigError> {
+    if !<P::Presence as super::Presence>::DECLARED {
+        return Ok(());
+    }
+    let Some(fields) = struct_fields::<P>() else {
+        // Not a plain struct (a map, a flattened struct): names are checked per request.
+        return Ok(());
+    };
+    let mut route_names: Vec<&str> = route.param_names().collect();
+    let mut field_names: Vec<&str> = fields.to_vec();
+    route_names.sort_unstable();
+    field_names.sort_unstable();
+    if route_names == field_names {
+        return Ok(());
+    }
+    Err(ConfigError::RouteParamsMismatch {
+        route: route.as_str().to_owned(),
+        route_names: route.param_names().map(str::to_owned).collect(),
+        params_fields: fields.iter().map(|f| (*f).to_owned()).collect(),
+    })
+}
+
+impl<M: ContractMethod, K, P, Q, B, R> EndpointBuilder<M, K, P, Q, B, R> {
+    /// The method being declared.
+    pub fn method(&self) -> Method {
+        M::METHOD
+    }
+}

@@ -1,0 +1,182 @@
+//! The contract: one HTTP operation described as data, shared by server and client.
+
+mod builder;
+pub mod method;
+mod slot;
+
+use std::borrow::Cow;
+use std::fmt;
+use std::marker::PhantomData;
+use std::sync::Arc;
+
+use http::{Method, StatusCode};
+
+pub use builder::{
+    BodyUnset, EndpointBuilder, ParamsFit, ParamsUnset, QueryUnset, ResponseUnset,
+};
+pub use slot::{Absent, Declared, NoBody, NoContent, NoParams, NoQuery, Presence, Slot};
+
+use crate::error::{Error, HttpError};
+use crate::middleware::Middleware;
+use crate::route::RouteTemplate;
+
+/// One HTTP operation: method, route, and the types of its params `P`, query `Q`, JSON body
+/// `B` and JSON response `R`, with their validation rules and middleware.
+///
+/// Built with [`Endpoint::get`], [`Endpoint::post`], [`Endpoint::put`], [`Endpoint::patch`]
+/// or [`Endpoint::delete`]. Cheap to clone (one `Arc`), `Send + Sync + 'static`, and usable
+/// from a `static` `LazyLock`. The same value serves requests ([`handler`](crate::handler()))
+/// and makes them (the `pactum-client` crate).
+///
+/// ```
+/// use pactum::{route, Endpoint};
+/// use serde::{Deserialize, Serialize};
+/// use validator::Validate;
+///
+/// #[derive(Serialize, Deserialize, Validate)]
+/// struct UserPath { id: u64 }
+///
+/// #[derive(Serialize, Deserialize, Validate)]
+/// struct User {
+///     id: u64,
+///     #[validate(length(min = 1))]
+///     name: String,
+/// }
+///
+/// let get_user = Endpoint::get(route::pattern("/users/:id"))
+///     .params::<UserPath>()
+///     .response::<User>()
+///     .build()?;
+/// assert_eq!(get_user.path_for(&UserPath { id: 7 })?, "/users/7");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// Forbidden states do not compile — a GET with a body, a pattern route without params, a
+/// slot declared twice:
+///
+/// ```compile_fail
+/// # use pactum::{route, Endpoint};
+/// # #[derive(serde::Serialize, serde::Deserialize, validator::Validate)] struct NewUser { name: String }
+/// let bad = Endpoint::get(route::static_path("/users")).body::<NewUser>();
+/// ```
+pub struct Endpoint<P = NoParams, Q = NoQuery, B = NoBody, R = NoContent> {
+    spec: Arc<EndpointSpec>,
+    _types: PhantomData<fn() -> (P, Q, B, R)>,
+}
+
+/// The type-erased part of a contract: everything but the four types.
+pub(crate) struct EndpointSpec {
+    pub(crate) method: Method,
+    pub(crate) route: RouteTemplate,
+    pub(crate) middleware: Arc<[Middleware]>,
+    pub(crate) body_limit: Option<usize>,
+    status: Option<StatusCode>,
+    name: Option<Cow<'static, str>>,
+    description: Option<Cow<'static, str>>,
+    has_response: bool,
+}
+
+impl EndpointSpec {
+    pub(crate) fn success_status(&self) -> StatusCode {
+        match self.status {
+            Some(status) => status,
+            None if self.method == Method::POST => StatusCode::CREATED,
+            None if !self.has_response => StatusCode::NO_CONTENT,
+            None => StatusCode::OK,
+        }
+    }
+}
+
+impl<P, Q, B, R> Endpoint<P, Q, B, R> {
+    pub(crate) fn spec(&self) -> &Arc<EndpointSpec> {
+        &self.spec
+    }
+
+    /// The HTTP method.
+    pub fn method(&self) -> &Method {
+        &self.spec.method
+    }
+
+    /// The route.
+    pub fn route(&self) -> &RouteTemplate {
+        &self.spec.route
+    }
+
+    /// The success status: the declared one, else 201 for POST, 204 for a contract without a
+    /// response type, else 200.
+    pub fn success_status(&self) -> StatusCode {
+        self.spec.success_status()
+    }
+
+    /// The contract's own body size limit, if it overrides the server's.
+    pub fn body_limit(&self) -> Option<usize> {
+        self.spec.body_limit
+    }
+
+    /// The operation's name, if set.
+    pub fn name(&self) -> Option<&str> {
+        self.spec.name.as_deref()
+    }
+
+    /// The operation's description, if set.
+    pub fn description(&self) -> Option<&str> {
+        self.spec.description.as_deref()
+    }
+
+    /// The contract's middleware, outermost first.
+    pub fn middleware(&self) -> &[Middleware] {
+        &self.spec.middleware
+    }
+}
+
+impl<P: Slot, Q, B, R> Endpoint<P, Q, B, R> {
+    /// The request path for `params`: each value percent-encoded into its segment (a
+    /// catch-all keeps its slashes). This is how the typed client builds URLs.
+    ///
+    /// # Errors
+    ///
+    /// A 400 `Validation failed` error when `params` does not serialise to an object holding a
+    /// scalar value for every param of the route.
+    pub fn path_for(&self, params: &P) -> Result<String, Error> {
+        let value = if <P::Presence as Presence>::DECLARED {
+            serde_json::to_value(params)?
+        } else {
+            serde_json::Value::Null
+        };
+        self.spec
+            .route
+            .render(|name| match value.get(name)? {
+                serde_json::Value::String(s) => Some(Cow::Borrowed(s.as_str())),
+                serde_json::Value::Number(n) => Some(Cow::Owned(n.to_string())),
+                serde_json::Value::Bool(b) => Some(Cow::Owned(b.to_string())),
+                _ => None,
+            })
+            .map_err(|name| {
+                HttpError::validation(Vec::new())
+                    .with_detail(vec![name.into()], "must be a string, number or bool")
+                    .into()
+            })
+    }
+}
+
+impl<P, Q, B, R> Clone for Endpoint<P, Q, B, R> {
+    fn clone(&self) -> Self {
+        Self {
+            spec: Arc::clone(&self.spec),
+            _types: PhantomData,
+        }
+    }
+}
+
+impl<P, Q, B, R> fmt::Debug for Endpoint<P, Q, B, R> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Endpoint")
+            .field("method", &self.spec.method)
+            .field("route", &self.spec.route.as_str())
+            .field("params", &std::any::type_name::<P>())
+            .field("query", &std::any::type_name::<Q>())
+            .field("body", &std::any::type_name::<B>())
+            .field("response", &std::any::type_name::<R>())
+            .finish()
+    }
+}

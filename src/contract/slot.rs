@@ -1,0 +1,134 @@
+//! What may fill a contract slot (params, query, body, response), and the markers for an
+//! empty slot.
+
+use serde::de::{Deserialize, DeserializeOwned, Deserializer, IgnoredAny};
+use serde::ser::{Serialize, Serializer};
+use validator::{Validate, ValidationErrors};
+
+mod sealed {
+    pub trait Sealed {}
+}
+
+/// Whether a slot holds a declared type ([`Declared`]) or one of the empty markers ([`Absent`]).
+///
+/// The typed client starts each part of a call from this: a declared part must be given.
+pub trait Presence: sealed::Sealed + 'static {
+    /// `true` for [`Declared`].
+    const DECLARED: bool;
+}
+
+/// The slot holds a type the contract declared.
+#[derive(Debug)]
+pub enum Declared {}
+
+/// The slot is empty ([`NoParams`], [`NoQuery`], [`NoBody`], [`NoContent`]).
+#[derive(Debug)]
+pub enum Absent {}
+
+impl sealed::Sealed for Declared {}
+impl sealed::Sealed for Absent {}
+impl Presence for Declared {
+    const DECLARED: bool = true;
+}
+impl Presence for Absent {
+    const DECLARED: bool = false;
+}
+
+/// A type that can fill a contract slot: serde gives its shape, `validator` its rules.
+///
+/// Every `Serialize + DeserializeOwned + Validate + Send + Sync + 'static` type is one, so
+/// derive `Validate` on each contract type — a type without `#[validate(..)]` rules passes
+/// trivially. `Vec<T>` and `Option<T>` of such types are slots too.
+///
+/// ```
+/// use serde::{Deserialize, Serialize};
+/// use validator::Validate;
+///
+/// #[derive(Serialize, Deserialize, Validate)]
+/// struct NewUser {
+///     #[validate(length(min = 1, max = 50))]
+///     name: String,
+///     #[validate(email)]
+///     email: String,
+/// }
+/// fn is_slot<T: pactum::Slot>() {}
+/// is_slot::<NewUser>();
+/// is_slot::<Vec<NewUser>>();
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be used in a contract",
+    label = "contract types need `Serialize`, `Deserialize` and `validator::Validate`",
+    note = "add `#[derive(Serialize, Deserialize, Validate)]`; a type without rules validates trivially"
+)]
+pub trait Slot: Serialize + DeserializeOwned + Send + Sync + 'static {
+    /// [`Declared`] for user types, [`Absent`] for the empty markers.
+    type Presence: Presence;
+
+    /// The value of an empty slot; `None` for declared types.
+    #[doc(hidden)]
+    fn absent() -> Option<Self>;
+
+    /// Checks the value's `validator` rules.
+    ///
+    /// # Errors
+    ///
+    /// The rules that failed.
+    fn check(&self) -> Result<(), ValidationErrors>;
+}
+
+impl<T> Slot for T
+where
+    T: Serialize + DeserializeOwned + Validate + Send + Sync + 'static,
+{
+    type Presence = Declared;
+
+    fn absent() -> Option<Self> {
+        None
+    }
+
+    fn check(&self) -> Result<(), ValidationErrors> {
+        self.validate()
+    }
+}
+
+macro_rules! empty_slot {
+    ($($(#[$doc:meta])* $name:ident;)*) => {$(
+        $(#[$doc])*
+        #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+        pub struct $name;
+
+        impl Slot for $name {
+            type Presence = Absent;
+            fn absent() -> Option<Self> {
+                Some($name)
+            }
+            fn check(&self) -> Result<(), ValidationErrors> {
+                Ok(())
+            }
+        }
+
+        impl Serialize for $name {
+            fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                serializer.serialize_unit()
+            }
+        }
+
+        impl<'de> Deserialize<'de> for $name {
+            fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                IgnoredAny::deserialize(deserializer).map(|_| $name)
+            }
+        }
+    )*};
+}
+
+empty_slot! {
+    /// The params slot of a contract whose route has no params.
+    NoParams;
+    /// The query slot of a contract that reads no query.
+    NoQuery;
+    /// The body slot of a contract that reads no body.
+    NoBody;
+    /// The response slot of a contract that answers with no body (`204 No Content` unless a
+    /// status is declared).
+    NoContent;
+}

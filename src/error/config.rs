@@ -1,0 +1,68 @@
+//! [`ConfigError`]: a contract or a router that cannot work, reported at start-up.
+
+use std::fmt;
+
+use http::Method;
+
+/// A contract or handler list that cannot be served, found when it is built.
+///
+/// This is the one error meant to be matched on: each variant names the route and the problem.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ConfigError {
+    /// The route template is malformed (e.g. it does not start with `/`, has an empty
+    /// `:name`, a repeated name, or a catch-all that is not the last segment).
+    InvalidRoute {
+        /// The route as written.
+        route: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// The params type's field names differ from the route's `:name`/`*name` segments.
+    RouteParamsMismatch {
+        /// The route as written.
+        route: String,
+        /// The names the route declares.
+        route_names: Vec<String>,
+        /// The field names of the params type.
+        params_fields: Vec<String>,
+    },
+    /// Two handlers have the same method and route.
+    DuplicateRoute {
+        /// The method both handlers declare.
+        method: Method,
+        /// The route both handlers declare.
+        route: String,
+    },
+    /// Two routes cannot live in one router (e.g. `/users/:id` and `/users/:name`).
+    ConflictingRoutes {
+        /// The route that was being added.
+        route: String,
+        /// The router's explanation.
+        reason: String,
+    },
+}
+
+impl fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::InvalidRoute { route, reason } => write!(f, "invalid route `{route}`: {reason}"),
+            Self::RouteParamsMismatch {
+                route,
+                route_names,
+                params_fields,
+            } => write!(
+                f,
+                "route `{route}` has params {route_names:?} but the params type has fields {params_fields:?}"
+            ),
+            Self::DuplicateRoute { method, route } => {
+                write!(f, "two handlers for `{method} {route}`")
+            }
+            Self::ConflictingRoutes { route, reason } => {
+                write!(f, "route `{route}` conflicts with another route: {reason}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for ConfigError {}

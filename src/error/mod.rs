@@ -1,0 +1,204 @@
+//! The error model: [`Error`] travels through the pipeline, [`HttpError`] says how to answer,
+//! [`ErrorBody`] is what is sent, [`ConfigError`] reports a contract or router that cannot work.
+
+mod body;
+mod config;
+mod http_error;
+
+use std::fmt;
+
+use bytes::Bytes;
+use http::header::{HeaderValue, CONTENT_TYPE};
+use http::StatusCode;
+
+pub use body::{Detail, ErrorBody, PathSegment};
+pub use config::ConfigError;
+pub use http_error::HttpError;
+
+use crate::Response;
+
+/// A boxed error that can cross threads.
+pub type BoxError = Box<dyn std::error::Error + Send + Sync + 'static>;
+
+/// The error a handler or middleware returns, and what `next()` gives back.
+///
+/// `?` converts any `std::error::Error + Send + Sync + 'static` into it. An [`HttpError`] keeps
+/// its status, details, code and headers; any other error is answered `500` with its message.
+/// The original error stays inside: [`Error::downcast_ref`] gets it back.
+///
+/// `Error` does not implement `std::error::Error` itself (like `anyhow::Error`), so that the
+/// blanket conversion above can exist.
+///
+/// ```
+/// use pactum::{Error, HttpError};
+///
+/// let err: Error = HttpError::not_found("User not found").into();
+/// assert_eq!(err.status(), 404);
+///
+/// let err: Error = std::io::Error::other("disk full").into();
+/// assert_eq!(err.status(), 500);
+/// assert_eq!(err.to_body().error, "disk full");
+/// assert!(err.downcast_ref::<std::io::Error>().is_some());
+/// ```
+pub struct Error {
+    inner: Box<Inner>,
+}
+
+enum Inner {
+    Http(HttpError),
+    Other(BoxError),
+}
+
+impl Error {
+    /// Wraps any boxed error; an [`HttpError`] inside is recognised.
+    pub fn from_boxed(error: BoxError) -> Self {
+        let inner = match error.downcast::<HttpError>() {
+            Ok(http) => Inner::Http(*http),
+            Err(other) => Inner::Other(other),
+        };
+        Self {
+            inner: Box::new(inner),
+        }
+    }
+
+    /// The status this error is answered with: the [`HttpError`]'s, else 500.
+    pub fn status(&self) -> StatusCode {
+        match &*self.inner {
+            Inner::Http(e) => e.status(),
+            Inner::Other(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+
+    /// The [`HttpError`] inside, if this error is one.
+    pub fn as_http(&self) -> Option<&HttpError> {
+        match &*self.inner {
+            Inner::Http(e) => Some(e),
+            Inner::Other(_) => None,
+        }
+    }
+
+    /// The original error, if it is a `T`.
+    pub fn downcast_ref<T: std::error::Error + 'static>(&self) -> Option<&T> {
+        match &*self.inner {
+            Inner::Http(e) => (e as &dyn std::error::Error).downcast_ref(),
+            Inner::Other(e) => e.downcast_ref(),
+        }
+    }
+
+    /// The JSON body this error is answered with.
+    pub fn to_body(&self) -> ErrorBody {
+        match &*self.inner {
+            Inner::Http(e) => e.to_body(),
+            Inner::Other(e) => ErrorBody {
+                error: e.to_string(),
+                details: Vec::new(),
+                code: None,
+            },
+        }
+    }
+
+    /// The built-in error answer: the status, the error's headers, and the JSON [`ErrorBody`].
+    pub fn to_response(&self) -> Response {
+        let body = serde_json::to_vec(&self.to_body()).unwrap_or_else(|_| {
+            br#"{"error":"Internal server error"}"#.to_vec()
+        });
+        let mut response = http::Response::new(Bytes::from(body));
+        *response.status_mut() = self.status();
+        if let Some(http) = self.as_http() {
+            response.headers_mut().extend(http.headers().clone());
+        }
+        response
+            .headers_mut()
+            .insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
+        response
+    }
+
+    /// Logs the error at a level that fits its status, with its source chain.
+    pub(crate) fn log(&self) {
+        let status = self.status().as_u16();
+        let chain = SourceChain(self);
+        if status >= 500 {
+            tracing::error!(status, error = %chain, "request failed");
+        } else {
+            tracing::debug!(status, error = %chain, "request rejected");
+        }
+    }
+
+    fn as_dyn(&self) -> &(dyn std::error::Error + 'static) {
+        match &*self.inner {
+            Inner::Http(e) => e,
+            Inner::Other(e) => &**e,
+        }
+    }
+}
+
+impl<E: std::error::Error + Send + Sync + 'static> From<E> for Error {
+    fn from(error: E) -> Self {
+        Self::from_boxed(Box::new(error))
+    }
+}
+
+impl fmt::Debug for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &*self.inner {
+            Inner::Http(e) => fmt::Debug::fmt(e, f),
+            Inner::Other(e) => f.debug_tuple("Error").field(e).finish(),
+        }
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self.as_dyn(), f)
+    }
+}
+
+/// Displays an error and its sources, `outer: inner: innermost`.
+struct SourceChain<'a>(&'a Error);
+
+impl fmt::Display for SourceChain<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut current: Option<&(dyn std::error::Error + 'static)> = Some(self.0.as_dyn());
+        let mut first = true;
+        while let Some(error) = current {
+            if !first {
+                f.write_str(": ")?;
+            }
+            write!(f, "{error}")?;
+            first = false;
+            current = error.source();
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn http_error_keeps_its_status_through_boxing() {
+        let boxed: BoxError = Box::new(HttpError::forbidden("no"));
+        let err = Error::from_boxed(boxed);
+        assert_eq!(err.status(), StatusCode::FORBIDDEN);
+        assert_eq!(err.to_body().error, "no");
+    }
+
+    #[test]
+    fn other_errors_answer_500_with_their_message() {
+        let err: Error = std::fmt::Error.into();
+        let response = err.to_response();
+        assert_eq!(response.status(), 500);
+        assert_eq!(response.headers()[CONTENT_TYPE], "application/json");
+        let body: serde_json::Value = serde_json::from_slice(response.body()).unwrap();
+        assert_eq!(body["error"], std::fmt::Error.to_string());
+    }
+
+    #[test]
+    fn chain_includes_sources() {
+        let err: Error = HttpError::internal("Storage failed")
+            .with_source(std::io::Error::other("disk"))
+            .into();
+        assert_eq!(SourceChain(&err).to_string(), "500 Storage failed: disk");
+    }
+}

@@ -1,0 +1,43 @@
+#![doc = include_str!("docs/crate.md")]
+#![cfg_attr(docsrs, feature(doc_cfg))]
+
+mod body;
+mod context;
+mod contract;
+mod decode;
+mod error;
+mod handler;
+mod introspect;
+pub mod middleware;
+mod pipeline;
+pub mod route;
+mod validation;
+
+#[cfg(feature = "server")]
+mod server;
+
+pub use body::Body;
+pub use context::{Ctx, ResponseParts};
+pub use contract::method;
+pub use contract::{
+    Absent, BodyUnset, Declared, Endpoint, EndpointBuilder, NoBody, NoContent, NoParams,
+    NoQuery, ParamsFit, ParamsUnset, Presence, QueryUnset, ResponseUnset, Slot,
+};
+pub use error::{BoxError, ConfigError, Detail, Error, ErrorBody, HttpError, PathSegment};
+pub use handler::{handler, AnyHandler, Handler};
+pub use middleware::Middleware;
+pub use pipeline::{ErrorFormatter, Pipeline, PipelineBuilder, Routed, DEFAULT_BODY_LIMIT};
+
+#[cfg(feature = "server")]
+#[cfg_attr(docsrs, doc(cfg(feature = "server")))]
+pub use server::*;
+
+#[doc(no_inline)]
+pub use http;
+#[doc(no_inline)]
+pub use url::Url;
+#[doc(no_inline)]
+pub use validator;
+
+/// A response as the pipeline makes it: a fully buffered body.
+pub type Response = http::Response<bytes::Bytes>;

@@ -1,0 +1,319 @@
+//! The request pipeline every adapter shares: route → middleware → parse → validate →
+//! handler → response check → serialise, and the mapping of every error to its answer.
+
+mod catch_panic;
+mod table;
+
+use std::fmt;
+use std::future::Future;
+use std::sync::Arc;
+use std::time::Instant;
+
+use bytes::Bytes;
+use http::header::{HeaderValue, ALLOW, CONTENT_LENGTH, HOST};
+use http::uri::Scheme;
+use http::{Method, StatusCode};
+use tracing::Instrument;
+use url::Url;
+
+use crate::body::Body;
+use crate::error::{ConfigError, Error, HttpError};
+use crate::handler::AnyHandler;
+use crate::middleware::{Middleware, Next, RawParams, Request};
+use crate::Response;
+
+use catch_panic::CatchPanic;
+use table::{RouteTable, Target};
+
+/// The default request body limit: 1 MiB.
+pub const DEFAULT_BODY_LIMIT: usize = 1024 * 1024;
+
+/// Formats every error answer in place of the built-in JSON body.
+pub type ErrorFormatter = Arc<dyn Fn(&Error) -> Response + Send + Sync>;
+
+/// The request pipeline, shared by every adapter: built once from a handler list, then cheap
+/// to clone.
+///
+/// Adapters call [`Pipeline::handle`] (the whole request, errors answered), or
+/// [`Pipeline::route`] then [`Pipeline::dispatch`] when they must tell "no route here" apart
+/// (the warp adapter rejects it so that `.or()` composes).
+///
+/// ```
+/// use pactum::{handler, route, Body, Endpoint, Pipeline};
+///
+/// # #[derive(serde::Serialize, serde::Deserialize, validator::Validate)]
+/// # struct Health { status: String }
+/// let health = Endpoint::get(route::static_path("/health")).response::<Health>().build()?;
+/// let pipeline = Pipeline::new(vec![
+///     handler(health, |_| async { Ok(Health { status: "ok".into() }) }).into(),
+/// ])?;
+///
+/// # tokio::runtime::Builder::new_current_thread().build()?.block_on(async {
+/// let request = http::Request::get("/health").body(Body::empty())?;
+/// let response = pipeline.handle(request).await;
+/// assert_eq!(response.status(), 200);
+/// assert_eq!(response.body(), r#"{"status":"ok"}"#);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// # })?;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone)]
+pub struct Pipeline {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    table: RouteTable,
+    formatter: Option<ErrorFormatter>,
+}
+
+impl fmt::Debug for Pipeline {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let routes: Vec<_> = self
+            .inner
+            .table
+            .routes
+            .iter()
+            .map(|r| (&*r.template, r.allow.clone()))
+            .collect();
+        f.debug_struct("Pipeline").field("routes", &routes).finish()
+    }
+}
+
+/// Settings of a [`Pipeline`]: server-wide middleware, body limit, error formatting.
+#[must_use = "call `.build()` to get the pipeline"]
+pub struct PipelineBuilder {
+    handlers: Vec<AnyHandler>,
+    middleware: Vec<Middleware>,
+    body_limit: usize,
+    formatter: Option<ErrorFormatter>,
+}
+
+impl fmt::Debug for PipelineBuilder {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("PipelineBuilder")
+            .field("handlers", &self.handlers)
+            .field("body_limit", &self.body_limit)
+            .finish_non_exhaustive()
+    }
+}
+
+impl PipelineBuilder {
+    /// Adds server-wide middleware: it wraps every contract's own middleware, the first added
+    /// outermost.
+    pub fn middleware(mut self, middleware: Middleware) -> Self {
+        self.middleware.push(middleware);
+        self
+    }
+
+    /// The body limit for contracts that set none (default [`DEFAULT_BODY_LIMIT`]).
+    pub fn body_limit(mut self, bytes: usize) -> Self {
+        self.body_limit = bytes;
+        self
+    }
+
+    /// Replaces the built-in error body: `f` makes the answer for every error.
+    pub fn error_formatter<F>(mut self, f: F) -> Self
+    where
+        F: Fn(&Error) -> Response + Send + Sync + 'static,
+    {
+        self.formatter = Some(Arc::new(f));
+        self
+    }
+
+    /// Builds the route table.
+    ///
+    /// # Errors
+    ///
+    /// [`ConfigError::DuplicateRoute`] when two handlers share a method and route,
+    /// [`ConfigError::ConflictingRoutes`] when two routes cannot be told apart
+    /// (`/users/:id` and `/users/:name`).
+    pub fn build(self) -> Result<Pipeline, ConfigError> {
+        let table = RouteTable::new(self.handlers, &self.middleware, self.body_limit)?;
+        Ok(Pipeline {
+            inner: Arc::new(Inner {
+                table,
+                formatter: self.formatter,
+            }),
+        })
+    }
+}
+
+/// Where a request goes, found by [`Pipeline::route`] and consumed by [`Pipeline::dispatch`].
+#[derive(Debug)]
+pub struct Routed {
+    route: usize,
+    target: Target,
+    params: Vec<(String, String)>,
+}
+
+impl Pipeline {
+    /// A pipeline with default settings.
+    ///
+    /// # Errors
+    ///
+    /// See [`PipelineBuilder::build`].
+    pub fn new(handlers: impl IntoIterator<Item = AnyHandler>) -> Result<Self, ConfigError> {
+        Self::builder(handlers).build()
+    }
+
+    /// A pipeline with settings.
+    pub fn builder(handlers: impl IntoIterator<Item = AnyHandler>) -> PipelineBuilder {
+        PipelineBuilder {
+            handlers: handlers.into_iter().collect(),
+            middleware: Vec::new(),
+            body_limit: DEFAULT_BODY_LIMIT,
+            formatter: None,
+        }
+    }
+
+    /// Routes `method` and `path` (exact, case-sensitive, still percent-encoded). `None` when
+    /// no route has this path: the caller answers 404 or, in a composable framework, passes.
+    pub fn route(&self, method: &Method, path: &str) -> Option<Routed> {
+        let (route, target, params) = self.inner.table.lookup(method, path)?;
+        Some(Routed {
+            route,
+            target,
+            params,
+        })
+    }
+
+    /// Runs a routed request: 405 / OPTIONS / HEAD, then middleware → parse → validate →
+    /// handler → response check → serialise. A panic becomes a 500 `Internal server error`.
+    ///
+    /// The request URL is rebuilt from the URI, the `Host` header, and a
+    /// [`Scheme`] extension when the adapter inserted one (HTTPS servers do).
+    ///
+    /// # Errors
+    ///
+    /// Every failure as an [`Error`], for [`Pipeline::error_response`] or the adapter's own
+    /// formatting. It has been logged already.
+    pub fn dispatch(
+        &self,
+        routed: Routed,
+        request: http::Request<Body>,
+    ) -> impl Future<Output = Result<Response, Error>> + Send + 'static {
+        let inner = Arc::clone(&self.inner);
+        let entry = &inner.table.routes[routed.route];
+        let span = tracing::info_span!(
+            "request",
+            method = %request.method(),
+            route = %entry.template,
+            status = tracing::field::Empty,
+            latency_us = tracing::field::Empty,
+        );
+        let started = Instant::now();
+        let future = async move {
+            let entry = &inner.table.routes[routed.route];
+            let result = match routed.target {
+                Target::Options => {
+                    let mut response = http::Response::new(Bytes::new());
+                    *response.status_mut() = StatusCode::NO_CONTENT;
+                    response.headers_mut().insert(ALLOW, entry.allow.clone());
+                    Ok(response)
+                }
+                Target::MethodNotAllowed => Err(HttpError::method_not_allowed(
+                    "Method not allowed",
+                )
+                .with_header(ALLOW, entry.allow.clone())
+                .into()),
+                Target::Handler { index, head } => {
+                    let method = &entry.methods[index];
+                    let (parts, body) = request.into_parts();
+                    let request = Request {
+                        url: request_url(&parts),
+                        head: parts,
+                        route: Arc::clone(&entry.template),
+                        params: RawParams(routed.params),
+                        body,
+                        body_limit: method.body_limit,
+                    };
+                    let next = Next::new(Arc::clone(&method.chain), Arc::clone(&method.handler));
+                    match CatchPanic(next.run(request)).await {
+                        Ok(result) => result.map(|response| if head { strip_body(response) } else { response }),
+                        Err(panic) => {
+                            tracing::error!(panic = %panic, "handler panicked");
+                            Err(HttpError::internal("Internal server error").into())
+                        }
+                    }
+                }
+            };
+            let span = tracing::Span::current();
+            match &result {
+                Ok(response) => span.record("status", response.status().as_u16()),
+                Err(error) => {
+                    error.log();
+                    span.record("status", error.status().as_u16())
+                }
+            };
+            span.record("latency_us", started.elapsed().as_micros() as u64);
+            result
+        };
+        future.instrument(span)
+    }
+
+    /// Answers a whole request: 404 when no route matches, every error formatted.
+    pub fn handle(
+        &self,
+        request: http::Request<Body>,
+    ) -> impl Future<Output = Response> + Send + 'static {
+        let this = self.clone();
+        let head = request.method() == Method::HEAD;
+        let routed = self.route(request.method(), request.uri().path());
+        async move {
+            let result = match routed {
+                Some(routed) => this.dispatch(routed, request).await,
+                None => {
+                    tracing::debug!(path = request.uri().path(), "no route");
+                    Err(HttpError::not_found("Not found").into())
+                }
+            };
+            let response = result.unwrap_or_else(|error| this.error_response(&error));
+            if head {
+                strip_body(response)
+            } else {
+                response
+            }
+        }
+    }
+
+    /// The answer for `error`: the configured formatter's, else the built-in JSON body.
+    pub fn error_response(&self, error: &Error) -> Response {
+        match &self.inner.formatter {
+            Some(format) => format(error),
+            None => error.to_response(),
+        }
+    }
+}
+
+/// A HEAD answer: the GET's headers and length, no body.
+fn strip_body(mut response: Response) -> Response {
+    let len = response.body().len();
+    if len > 0 {
+        response
+            .headers_mut()
+            .insert(CONTENT_LENGTH, HeaderValue::from(len));
+        *response.body_mut() = Bytes::new();
+    }
+    response
+}
+
+/// The full URL of a request: scheme from the URI or the adapter's [`Scheme`] extension,
+/// authority from the URI or the `Host` header.
+fn request_url(parts: &http::request::Parts) -> Url {
+    let scheme = parts
+        .uri
+        .scheme_str()
+        .or_else(|| parts.extensions.get::<Scheme>().map(Scheme::as_str))
+        .unwrap_or("http");
+    let host = parts
+        .uri
+        .authority()
+        .map(|a| a.as_str())
+        .or_else(|| parts.headers.get(HOST).and_then(|h| h.to_str().ok()))
+        .unwrap_or("localhost");
+    let path = parts.uri.path_and_query().map_or("/", |pq| pq.as_str());
+    Url::parse(&format!("{scheme}://{host}{path}"))
+        .or_else(|_| Url::parse(&format!("{scheme}://localhost{path}")))
+        .unwrap_or_else(|_| Url::parse("http://localhost/").expect("static URL parses"))
+}

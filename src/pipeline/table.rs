@@ -1,0 +1,157 @@
+//! The route table: a radix tree (matchit) from path to the handlers of each method.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use http::header::HeaderValue;
+use http::Method;
+use percent_encoding::percent_decode_str;
+
+use crate::error::ConfigError;
+use crate::handler::{AnyHandler, ErasedHandler};
+use crate::middleware::Middleware;
+
+pub(crate) struct RouteTable {
+    matcher: matchit::Router<usize>,
+    pub(crate) routes: Vec<RouteEntry>,
+}
+
+pub(crate) struct RouteEntry {
+    pub(crate) template: Arc<str>,
+    pub(crate) methods: Vec<MethodEntry>,
+    /// `Allow` for this path: its methods, HEAD when it has GET, and OPTIONS.
+    pub(crate) allow: HeaderValue,
+}
+
+pub(crate) struct MethodEntry {
+    pub(crate) method: Method,
+    pub(crate) handler: Arc<dyn ErasedHandler>,
+    /// Server-wide middleware, then the contract's: outermost first.
+    pub(crate) chain: Arc<[Middleware]>,
+    pub(crate) body_limit: usize,
+}
+
+/// What routing found for a request whose path exists.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Target {
+    /// `methods[index]` serves it; `head` when a HEAD is answered by the GET handler.
+    Handler { index: usize, head: bool },
+    /// OPTIONS: answered 204 with `Allow`.
+    Options,
+    /// The path exists, the method does not: 405 with `Allow`.
+    MethodNotAllowed,
+}
+
+impl RouteTable {
+    pub(crate) fn new(
+        handlers: Vec<AnyHandler>,
+        server_middleware: &[Middleware],
+        default_body_limit: usize,
+    ) -> Result<Self, ConfigError> {
+        let mut routes: Vec<RouteEntry> = Vec::new();
+        let mut by_path: HashMap<String, usize> = HashMap::new();
+        let mut matcher = matchit::Router::new();
+        for AnyHandler(handler) in handlers {
+            let spec = Arc::clone(handler.spec());
+            let key = spec.route.to_matcher_syntax();
+            let index = match by_path.get(&key) {
+                Some(&index) => index,
+                None => {
+                    matcher
+                        .insert(key.clone(), routes.len())
+                        .map_err(|e| ConfigError::ConflictingRoutes {
+                            route: spec.route.to_string(),
+                            reason: e.to_string(),
+                        })?;
+                    by_path.insert(key, routes.len());
+                    routes.push(RouteEntry {
+                        template: Arc::from(spec.route.as_str()),
+                        methods: Vec::new(),
+                        allow: HeaderValue::from_static(""),
+                    });
+                    routes.len() - 1
+                }
+            };
+            let entry = &mut routes[index];
+            if entry.methods.iter().any(|m| m.method == spec.method) {
+                return Err(ConfigError::DuplicateRoute {
+                    method: spec.method.clone(),
+                    route: spec.route.to_string(),
+                });
+            }
+            let chain: Arc<[Middleware]> = server_middleware
+                .iter()
+                .chain(spec.middleware.iter())
+                .cloned()
+                .collect();
+            entry.methods.push(MethodEntry {
+                method: spec.method.clone(),
+                chain,
+                body_limit: spec.body_limit.unwrap_or(default_body_limit),
+                handler,
+            });
+        }
+        for entry in &mut routes {
+            entry.allow = allow_header(&entry.methods);
+        }
+        Ok(Self { matcher, routes })
+    }
+
+    /// Finds the route for `path` and what serves `method` there; `None` when no route has
+    /// this path. Params come back percent-decoded.
+    pub(crate) fn lookup(
+        &self,
+        method: &Method,
+        path: &str,
+    ) -> Option<(usize, Target, Vec<(String, String)>)> {
+        let found = self.matcher.at(path).ok()?;
+        let route = *found.value;
+        let entry = &self.routes[route];
+        let position = |m: &Method| entry.methods.iter().position(|e| e.method == *m);
+        let target = if let Some(index) = position(method) {
+            Target::Handler { index, head: false }
+        } else if *method == Method::HEAD {
+            match position(&Method::GET) {
+                Some(index) => Target::Handler { index, head: true },
+                None => Target::MethodNotAllowed,
+            }
+        } else if *method == Method::OPTIONS {
+            Target::Options
+        } else {
+            Target::MethodNotAllowed
+        };
+        let params = match target {
+            Target::Handler { .. } => found
+                .params
+                .iter()
+                .map(|(name, value)| {
+                    let decoded = percent_decode_str(value).decode_utf8_lossy();
+                    (name.to_owned(), decoded.into_owned())
+                })
+                .collect(),
+            _ => Vec::new(),
+        };
+        Some((route, target, params))
+    }
+}
+
+fn allow_header(methods: &[MethodEntry]) -> HeaderValue {
+    const ORDER: [Method; 5] = [
+        Method::GET,
+        Method::POST,
+        Method::PUT,
+        Method::PATCH,
+        Method::DELETE,
+    ];
+    let mut names: Vec<&str> = Vec::new();
+    for method in &ORDER {
+        if methods.iter().any(|m| m.method == *method) {
+            names.push(method.as_str());
+            if *method == Method::GET {
+                names.push("HEAD");
+            }
+        }
+    }
+    names.push("OPTIONS");
+    HeaderValue::from_str(&names.join(", ")).expect("method names are valid header text")
+}

@@ -1,0 +1,344 @@
+//! Routes: the three kinds a contract can declare, and the parsed [`RouteTemplate`].
+//!
+//! - [`static_path`]: a fixed path, no params (`/health`).
+//! - [`pattern`]: `:name` segments, any number (`/orgs/:org/repos/:repo`).
+//! - [`dynamic`]: a pattern whose last segment is a catch-all `*name` capturing the rest of the
+//!   path, slashes included (`/files/*path`).
+//!
+//! The kind is part of the contract's type: `.params::<T>()` is only offered on a pattern or a
+//! dynamic route, and such a route cannot be built without it.
+
+use std::borrow::Cow;
+use std::fmt;
+
+use percent_encoding::{utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
+
+use crate::error::ConfigError;
+
+/// A fixed path with no params. Made by [`static_path`].
+#[derive(Debug, Clone)]
+pub struct Static(Cow<'static, str>);
+
+/// A path with `:name` params. Made by [`pattern`].
+#[derive(Debug, Clone)]
+pub struct Pattern(Cow<'static, str>);
+
+/// A path whose last segment is a catch-all `*name`. Made by [`dynamic`].
+#[derive(Debug, Clone)]
+pub struct Dynamic(Cow<'static, str>);
+
+/// A fixed path with no params, e.g. `/health`.
+///
+/// The path is checked when the contract is built: it must start with `/` and hold no
+/// `:name` or `*name` segment.
+pub fn static_path(path: impl Into<Cow<'static, str>>) -> Static {
+    Static(path.into())
+}
+
+/// A path with one or more `:name` params, e.g. `/orgs/:org/repos/:repo`.
+///
+/// Checked when the contract is built: at least one param, unique names, no catch-all.
+pub fn pattern(path: impl Into<Cow<'static, str>>) -> Pattern {
+    Pattern(path.into())
+}
+
+/// A path whose last segment is a catch-all `*name`, e.g. `/files/*path`; it may also hold
+/// `:name` params before it.
+///
+/// The catch-all captures the rest of the path, slashes included, and does not match an empty
+/// rest (`/files/` is not found).
+pub fn dynamic(path: impl Into<Cow<'static, str>>) -> Dynamic {
+    Dynamic(path.into())
+}
+
+/// Which of the three kinds a route is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RouteKind {
+    /// [`static_path`].
+    Static,
+    /// [`pattern`].
+    Pattern,
+    /// [`dynamic`].
+    Dynamic,
+}
+
+mod sealed {
+    pub trait Sealed {}
+}
+
+/// A route value a contract can be declared with: [`Static`], [`Pattern`] or [`Dynamic`].
+pub trait Route: sealed::Sealed {
+    /// The kind of route.
+    const KIND: RouteKind;
+    #[doc(hidden)]
+    fn into_path(self) -> Cow<'static, str>;
+}
+
+/// Marks the route kinds that carry params ([`Pattern`], [`Dynamic`]).
+#[diagnostic::on_unimplemented(
+    message = "a static route has no path parameters",
+    label = "`.params::<T>()` needs a `route::pattern(..)` or `route::dynamic(..)` route",
+    note = "use `route::pattern(\"/users/:id\")` for a route with `:name` segments"
+)]
+pub trait HasParams: Route {}
+
+macro_rules! route_kind {
+    ($($ty:ident),*) => {$(
+        impl sealed::Sealed for $ty {}
+        impl Route for $ty {
+            const KIND: RouteKind = RouteKind::$ty;
+            fn into_path(self) -> Cow<'static, str> {
+                self.0
+            }
+        }
+    )*};
+}
+route_kind!(Static, Pattern, Dynamic);
+impl HasParams for Pattern {}
+impl HasParams for Dynamic {}
+
+/// One segment of a route template.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Segment {
+    /// A fixed segment.
+    Literal(String),
+    /// `:name`.
+    Param(String),
+    /// `*name`, the last segment of a dynamic route.
+    CatchAll(String),
+}
+
+/// A parsed, checked route: its segments and the names of its params.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RouteTemplate {
+    raw: Cow<'static, str>,
+    kind: RouteKind,
+    segments: Vec<Segment>,
+}
+
+/// What percent-encoding leaves alone in a path segment: RFC 3986 unreserved characters.
+const SEGMENT: &AsciiSet = &NON_ALPHANUMERIC
+    .remove(b'-')
+    .remove(b'.')
+    .remove(b'_')
+    .remove(b'~');
+
+impl RouteTemplate {
+    /// Parses and checks `raw` as a route of `kind`.
+    ///
+    /// # Errors
+    ///
+    /// [`ConfigError::InvalidRoute`] when the path does not start with `/`, a name is empty,
+    /// not made of ASCII letters, digits and `_`, or repeated, a catch-all is not last, or the
+    /// params do not fit the kind (a static route with params, a pattern without any, a dynamic
+    /// route without a final catch-all).
+    pub fn parse(raw: Cow<'static, str>, kind: RouteKind) -> Result<Self, ConfigError> {
+        let invalid = |reason: &str| ConfigError::InvalidRoute {
+            route: raw.to_string(),
+            reason: reason.to_owned(),
+        };
+        let Some(rest) = raw.strip_prefix('/') else {
+            return Err(invalid("a route must start with `/`"));
+        };
+        let mut segments = Vec::new();
+        if !rest.is_empty() {
+            for piece in rest.split('/') {
+                let segment = if let Some(name) = piece.strip_prefix(':') {
+                    Segment::Param(name.to_owned())
+                } else if let Some(name) = piece.strip_prefix('*') {
+                    Segment::CatchAll(name.to_owned())
+                } else {
+                    Segment::Literal(piece.to_owned())
+                };
+                segments.push(segment);
+            }
+        }
+        let mut names: Vec<&str> = Vec::new();
+        for (index, segment) in segments.iter().enumerate() {
+            let name = match segment {
+                Segment::Literal(_) => continue,
+                Segment::Param(name) => name,
+                Segment::CatchAll(name) => {
+                    if index + 1 != segments.len() {
+                        return Err(invalid("a catch-all `*name` must be the last segment"));
+                    }
+                    name
+                }
+            };
+            if name.is_empty() || !name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
+                return Err(invalid(
+                    "a param name must be non-empty ASCII letters, digits or `_`",
+                ));
+            }
+            if names.contains(&name.as_str()) {
+                return Err(invalid(&format!("the param name `{name}` is repeated")));
+            }
+            names.push(name);
+        }
+        let has_params = segments.iter().any(|s| matches!(s, Segment::Param(_)));
+        let has_catch_all = matches!(segments.last(), Some(Segment::CatchAll(_)));
+        match kind {
+            RouteKind::Static if has_params || has_catch_all => Err(invalid(
+                "a static route cannot hold `:name` or `*name` segments: use `route::pattern` or `route::dynamic`",
+            )),
+            RouteKind::Pattern if has_catch_all => Err(invalid(
+                "a pattern route cannot hold a catch-all: use `route::dynamic`",
+            )),
+            RouteKind::Pattern if !has_params => Err(invalid(
+                "a pattern route needs at least one `:name` segment: use `route::static_path`",
+            )),
+            RouteKind::Dynamic if !has_catch_all => Err(invalid(
+                "a dynamic route must end with a catch-all `*name` segment",
+            )),
+            _ => Ok(Self {
+                raw,
+                kind,
+                segments,
+            }),
+        }
+    }
+
+    /// The route as written, e.g. `/users/:id`.
+    pub fn as_str(&self) -> &str {
+        &self.raw
+    }
+
+    /// The kind of route.
+    pub fn kind(&self) -> RouteKind {
+        self.kind
+    }
+
+    /// The segments after the leading `/`.
+    pub fn segments(&self) -> &[Segment] {
+        &self.segments
+    }
+
+    /// The names of the params, in route order (the catch-all last).
+    pub fn param_names(&self) -> impl Iterator<Item = &str> {
+        self.segments.iter().filter_map(|s| match s {
+            Segment::Literal(_) => None,
+            Segment::Param(n) | Segment::CatchAll(n) => Some(n.as_str()),
+        })
+    }
+
+    /// The route in the radix tree's syntax (`/users/{id}`, `/files/{*path}`).
+    pub(crate) fn to_matcher_syntax(&self) -> String {
+        let mut out = String::with_capacity(self.raw.len() + 4);
+        for segment in &self.segments {
+            out.push('/');
+            match segment {
+                Segment::Literal(text) => {
+                    out.push_str(&text.replace('{', "{{").replace('}', "}}"));
+                }
+                Segment::Param(name) => {
+                    out.push('{');
+                    out.push_str(name);
+                    out.push('}');
+                }
+                Segment::CatchAll(name) => {
+                    out.push_str("{*");
+                    out.push_str(name);
+                    out.push('}');
+                }
+            }
+        }
+        if out.is_empty() {
+            out.push('/');
+        }
+        out
+    }
+
+    /// Builds the path for the given param values, percent-encoding each segment: a `/` inside
+    /// a `:name` value stays inside its segment (`%2F`); a catch-all value keeps its slashes.
+    ///
+    /// # Errors
+    ///
+    /// Returns the name of the first param `value_of` has no value for.
+    pub fn render<'a>(
+        &self,
+        mut value_of: impl FnMut(&str) -> Option<Cow<'a, str>>,
+    ) -> Result<String, String> {
+        let mut out = String::with_capacity(self.raw.len() + 16);
+        for segment in &self.segments {
+            out.push('/');
+            match segment {
+                Segment::Literal(text) => out.push_str(text),
+                Segment::Param(name) => {
+                    let value = value_of(name).ok_or_else(|| name.clone())?;
+                    out.extend(utf8_percent_encode(&value, SEGMENT));
+                }
+                Segment::CatchAll(name) => {
+                    let value = value_of(name).ok_or_else(|| name.clone())?;
+                    for (i, piece) in value.split('/').enumerate() {
+                        if i > 0 {
+                            out.push('/');
+                        }
+                        out.extend(utf8_percent_encode(piece, SEGMENT));
+                    }
+                }
+            }
+        }
+        if out.is_empty() {
+            out.push('/');
+        }
+        Ok(out)
+    }
+}
+
+impl fmt::Display for RouteTemplate {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.raw)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(raw: &'static str, kind: RouteKind) -> Result<RouteTemplate, ConfigError> {
+        RouteTemplate::parse(Cow::Borrowed(raw), kind)
+    }
+
+    #[test]
+    fn kinds_are_checked() {
+        assert!(parse("/health", RouteKind::Static).is_ok());
+        assert!(parse("/", RouteKind::Static).is_ok());
+        assert!(parse("/users/:id", RouteKind::Static).is_err());
+        assert!(parse("/users", RouteKind::Pattern).is_err());
+        assert!(parse("/files/*path", RouteKind::Pattern).is_err());
+        assert!(parse("/files/:id", RouteKind::Dynamic).is_err());
+        assert!(parse("/files/*path/x", RouteKind::Dynamic).is_err());
+        assert!(parse("users", RouteKind::Static).is_err());
+        assert!(parse("/a/:x/:x", RouteKind::Pattern).is_err());
+        assert!(parse("/a/:", RouteKind::Pattern).is_err());
+        assert!(parse("/a/:b-c", RouteKind::Pattern).is_err());
+    }
+
+    #[test]
+    fn names_and_matcher_syntax() {
+        let t = parse("/orgs/:org/files/*path", RouteKind::Dynamic).unwrap();
+        assert_eq!(t.param_names().collect::<Vec<_>>(), ["org", "path"]);
+        assert_eq!(t.to_matcher_syntax(), "/orgs/{org}/files/{*path}");
+        assert_eq!(
+            parse("/", RouteKind::Static).unwrap().to_matcher_syntax(),
+            "/"
+        );
+        assert_eq!(
+            parse("/a{b}", RouteKind::Static).unwrap().to_matcher_syntax(),
+            "/a{{b}}"
+        );
+    }
+
+    #[test]
+    fn render_encodes_per_segment() {
+        let t = parse("/orgs/:org/files/*path", RouteKind::Dynamic).unwrap();
+        let path = t
+            .render(|name| match name {
+                "org" => Some("a b/c".into()),
+                _ => Some("x/ü y/z".into()),
+            })
+            .unwrap();
+        assert_eq!(path, "/orgs/a%20b%2Fc/files/x/%C3%BC%20y/z");
+        assert_eq!(t.render(|_| None), Err("org".to_owned()));
+    }
+}

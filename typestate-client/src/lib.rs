@@ -1,0 +1,1 @@
+//! The typed pactum client (under construction).

@@ -1,0 +1,1 @@
+//! Serve pactum contracts as warp filters (under construction).
