@@ -1,1 +1,14 @@
-//! server
+//! The native server on hyper 1.x.
+
+mod options;
+mod run;
+mod service;
+#[cfg(feature = "tls")]
+mod tls;
+
+pub use options::ServerOptions;
+pub use run::{serve, serve_service, shutdown_signal, ServeError, Server};
+pub use service::{create_handler, PactumService, ResponseFuture};
+#[cfg(feature = "tls")]
+#[cfg_attr(docsrs, doc(cfg(feature = "tls")))]
+pub use tls::TlsConfig;

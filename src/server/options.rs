@@ -1,0 +1,218 @@
+//! [`ServerOptions`]: where and how the native server listens, with hardened defaults.
+
+use std::fmt;
+use std::sync::Arc;
+use std::time::Duration;
+
+use crate::error::Error;
+use crate::middleware::Middleware;
+use crate::pipeline::DEFAULT_BODY_LIMIT;
+use crate::Response;
+
+#[cfg(feature = "tls")]
+use super::tls::TlsConfig;
+
+type OnListen = Box<dyn FnOnce(u16, &str) + Send>;
+type ErrorHook = Arc<dyn Fn(&(dyn std::error::Error + 'static)) + Send + Sync>;
+
+/// Options of [`serve`](crate::serve): address, TLS, limits and hooks.
+///
+/// Every limit has a hardened default, each settable:
+///
+/// | setting | default |
+/// |---|---|
+/// | [`port`](Self::port) / [`hostname`](Self::hostname) | 3000 / `localhost` |
+/// | [`header_read_timeout`](Self::header_read_timeout) (slowloris) | 10 s |
+/// | [`max_head_bytes`](Self::max_head_bytes) (431 past it) | 64 KiB |
+/// | [`max_headers`](Self::max_headers) (431 past it) | 100 |
+/// | [`body_limit`](Self::body_limit) (413 past it) | 1 MiB |
+/// | [`shutdown_timeout`](Self::shutdown_timeout) | 10 s |
+/// | [`request_timeout`](Self::request_timeout) | none |
+/// | [`max_connections`](Self::max_connections) | none |
+///
+/// ```
+/// use std::time::Duration;
+/// let options = pactum::ServerOptions::new()
+///     .port(0)
+///     .hostname("127.0.0.1")
+///     .header_read_timeout(Duration::from_secs(5))
+///     .on_listen(|port, host| tracing::info!("listening on http://{host}:{port}"));
+/// ```
+#[must_use]
+pub struct ServerOptions {
+    pub(crate) port: u16,
+    pub(crate) hostname: String,
+    #[cfg(feature = "tls")]
+    pub(crate) tls: Option<TlsConfig>,
+    pub(crate) on_listen: Option<OnListen>,
+    pub(crate) header_read_timeout: Option<Duration>,
+    pub(crate) max_head_bytes: usize,
+    pub(crate) max_headers: usize,
+    pub(crate) body_limit: usize,
+    pub(crate) shutdown_timeout: Duration,
+    pub(crate) request_timeout: Option<Duration>,
+    pub(crate) max_connections: Option<usize>,
+    pub(crate) keep_alive: bool,
+    pub(crate) middleware: Vec<Middleware>,
+    pub(crate) error_formatter: Option<Arc<dyn Fn(&Error) -> Response + Send + Sync>>,
+    pub(crate) on_accept_error: Option<ErrorHook>,
+    pub(crate) on_client_error: Option<ErrorHook>,
+}
+
+impl Default for ServerOptions {
+    fn default() -> Self {
+        Self {
+            port: 3000,
+            hostname: "localhost".to_owned(),
+            #[cfg(feature = "tls")]
+            tls: None,
+            on_listen: None,
+            header_read_timeout: Some(Duration::from_secs(10)),
+            max_head_bytes: 64 * 1024,
+            max_headers: 100,
+            body_limit: DEFAULT_BODY_LIMIT,
+            shutdown_timeout: Duration::from_secs(10),
+            request_timeout: None,
+            max_connections: None,
+            keep_alive: true,
+            middleware: Vec::new(),
+            error_formatter: None,
+            on_accept_error: None,
+            on_client_error: None,
+        }
+    }
+}
+
+impl fmt::Debug for ServerOptions {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ServerOptions")
+            .field("port", &self.port)
+            .field("hostname", &self.hostname)
+            .field("header_read_timeout", &self.header_read_timeout)
+            .field("max_head_bytes", &self.max_head_bytes)
+            .field("max_headers", &self.max_headers)
+            .field("body_limit", &self.body_limit)
+            .field("shutdown_timeout", &self.shutdown_timeout)
+            .field("request_timeout", &self.request_timeout)
+            .field("max_connections", &self.max_connections)
+            .finish_non_exhaustive()
+    }
+}
+
+impl ServerOptions {
+    /// The defaults above.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The port to listen on (default 3000; 0 picks a free port — see
+    /// [`on_listen`](Self::on_listen) and [`Server::local_addr`](crate::Server::local_addr)).
+    pub fn port(mut self, port: u16) -> Self {
+        self.port = port;
+        self
+    }
+
+    /// The host name or IP to bind (default `localhost`).
+    pub fn hostname(mut self, hostname: impl Into<String>) -> Self {
+        self.hostname = hostname.into();
+        self
+    }
+
+    /// Serves HTTPS with this certificate and key (HTTP/2 offered by ALPN).
+    #[cfg(feature = "tls")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "tls")))]
+    pub fn https(mut self, tls: TlsConfig) -> Self {
+        self.tls = Some(tls);
+        self
+    }
+
+    /// Called once bound, with the real port (useful with port 0) and the hostname.
+    pub fn on_listen(mut self, f: impl FnOnce(u16, &str) + Send + 'static) -> Self {
+        self.on_listen = Some(Box::new(f));
+        self
+    }
+
+    /// How long a client may take to send a request head; `None` disables it. Default 10 s.
+    pub fn header_read_timeout(mut self, timeout: impl Into<Option<Duration>>) -> Self {
+        self.header_read_timeout = timeout.into();
+        self
+    }
+
+    /// The largest request head (request line + headers) accepted; larger ones get 431.
+    /// Default 64 KiB; values under 8 KiB are raised to 8 KiB (hyper's minimum buffer).
+    pub fn max_head_bytes(mut self, bytes: usize) -> Self {
+        self.max_head_bytes = bytes.max(8192);
+        self
+    }
+
+    /// The most headers a request may carry; more get 431. Default 100.
+    pub fn max_headers(mut self, count: usize) -> Self {
+        self.max_headers = count;
+        self
+    }
+
+    /// The request body limit for contracts that set none. Default 1 MiB.
+    pub fn body_limit(mut self, bytes: usize) -> Self {
+        self.body_limit = bytes;
+        self
+    }
+
+    /// How long a graceful shutdown waits for in-flight requests. Default 10 s.
+    pub fn shutdown_timeout(mut self, timeout: Duration) -> Self {
+        self.shutdown_timeout = timeout;
+        self
+    }
+
+    /// Answers `503 Request timeout` when a request takes longer. Default: none.
+    pub fn request_timeout(mut self, timeout: impl Into<Option<Duration>>) -> Self {
+        self.request_timeout = timeout.into();
+        self
+    }
+
+    /// The most connections served at once; further ones wait to be accepted. Default: none.
+    pub fn max_connections(mut self, max: impl Into<Option<usize>>) -> Self {
+        self.max_connections = max.into();
+        self
+    }
+
+    /// HTTP/1.1 keep-alive (default on).
+    pub fn keep_alive(mut self, enabled: bool) -> Self {
+        self.keep_alive = enabled;
+        self
+    }
+
+    /// Adds server-wide middleware, wrapping every contract's own.
+    pub fn middleware(mut self, middleware: Middleware) -> Self {
+        self.middleware.push(middleware);
+        self
+    }
+
+    /// Replaces the built-in JSON error body.
+    pub fn error_formatter(
+        mut self,
+        f: impl Fn(&Error) -> Response + Send + Sync + 'static,
+    ) -> Self {
+        self.error_formatter = Some(Arc::new(f));
+        self
+    }
+
+    /// Called for every failed `accept` (e.g. too many open files); the server backs off and
+    /// keeps accepting. Always logged with `tracing` too.
+    pub fn on_accept_error(
+        mut self,
+        f: impl Fn(&(dyn std::error::Error + 'static)) + Send + Sync + 'static,
+    ) -> Self {
+        self.on_accept_error = Some(Arc::new(f));
+        self
+    }
+
+    /// Called when a connection ends with a protocol error (malformed request, header read
+    /// timeout, TLS handshake failure). Always logged with `tracing` too.
+    pub fn on_client_error(
+        mut self,
+        f: impl Fn(&(dyn std::error::Error + 'static)) + Send + Sync + 'static,
+    ) -> Self {
+        self.on_client_error = Some(Arc::new(f));
+        self
+    }
+}

@@ -1,0 +1,393 @@
+//! The accept loop, per-connection serving, and the [`Server`] handle.
+
+use std::fmt;
+use std::future::poll_fn;
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use http::uri::Scheme;
+use hyper::body::Incoming;
+use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
+use hyper_util::server::conn::auto;
+use hyper_util::server::graceful::{GracefulShutdown, Watcher};
+use tokio::io::{AsyncRead, AsyncWrite};
+use tokio::net::TcpListener;
+use tokio::sync::{oneshot, watch, Semaphore};
+use tokio::task::JoinHandle;
+
+use super::options::ServerOptions;
+use super::service::PactumService;
+use crate::error::{BoxError, ConfigError};
+use crate::handler::AnyHandler;
+use crate::pipeline::Pipeline;
+
+type ErrorHook = Arc<dyn Fn(&(dyn std::error::Error + 'static)) + Send + Sync>;
+
+/// Why [`serve`] could not start.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum ServeError {
+    /// The handler list cannot be served (duplicate or conflicting routes).
+    Config(ConfigError),
+    /// The address could not be bound.
+    Bind(std::io::Error),
+}
+
+impl fmt::Display for ServeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Config(e) => write!(f, "invalid handler list: {e}"),
+            Self::Bind(e) => write!(f, "cannot bind: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for ServeError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Self::Config(e) => Some(e),
+            Self::Bind(e) => Some(e),
+        }
+    }
+}
+
+impl From<ConfigError> for ServeError {
+    fn from(e: ConfigError) -> Self {
+        Self::Config(e)
+    }
+}
+
+/// A running server. Dropping it leaves the server running; call [`Server::shutdown`] to
+/// stop it.
+#[must_use = "the server stops only through `shutdown`; keep the handle"]
+pub struct Server {
+    local_addr: SocketAddr,
+    stop: Option<oneshot::Sender<()>>,
+    task: JoinHandle<bool>,
+}
+
+impl fmt::Debug for Server {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Server")
+            .field("local_addr", &self.local_addr)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Server {
+    /// The address the server is bound to, with the real port.
+    pub fn local_addr(&self) -> SocketAddr {
+        self.local_addr
+    }
+
+    /// Shuts down gracefully: stops accepting, closes idle connections, lets in-flight
+    /// requests finish until the shutdown deadline, then closes what remains.
+    ///
+    /// Resolves to `true` when every connection finished before the deadline.
+    pub async fn shutdown(mut self) -> bool {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+        (&mut self.task).await.unwrap_or(false)
+    }
+
+    /// Waits for SIGTERM or SIGINT (Ctrl-C), then [`shutdown`](Self::shutdown)s.
+    pub async fn shutdown_on_signal(self) -> bool {
+        shutdown_signal().await;
+        tracing::info!("signal received, shutting down");
+        self.shutdown().await
+    }
+}
+
+/// Resolves when the process receives SIGTERM or SIGINT (Ctrl-C elsewhere than Unix).
+pub async fn shutdown_signal() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{signal, SignalKind};
+        match (signal(SignalKind::terminate()), signal(SignalKind::interrupt())) {
+            (Ok(mut term), Ok(mut int)) => {
+                tokio::select! {
+                    _ = term.recv() => {}
+                    _ = int.recv() => {}
+                }
+            }
+            _ => {
+                let _ = tokio::signal::ctrl_c().await;
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = tokio::signal::ctrl_c().await;
+    }
+}
+
+/// Serves `handlers` on hyper 1.x with `options`: HTTP/1.1 (keep-alive, pipelining) and
+/// HTTP/2 (h2c, or ALPN with TLS).
+///
+/// Resolves once the socket is bound (after `on_listen` ran), with a handle to stop it.
+///
+/// ```no_run
+/// use pactum::{handler, route, serve, Endpoint, ServerOptions};
+///
+/// # #[derive(serde::Serialize, serde::Deserialize, validator::Validate)]
+/// # struct Health { status: String }
+/// #[tokio::main]
+/// async fn main() -> Result<(), Box<dyn std::error::Error>> {
+///     let health = Endpoint::get(route::static_path("/health")).response::<Health>().build()?;
+///     let server = serve(
+///         vec![handler(health, |_| async { Ok(Health { status: "ok".into() }) }).into()],
+///         ServerOptions::new().port(3000),
+///     )
+///     .await?;
+///     server.shutdown_on_signal().await;
+///     Ok(())
+/// }
+/// ```
+///
+/// # Errors
+///
+/// [`ServeError::Config`] for a handler list that cannot be routed, [`ServeError::Bind`] when
+/// the address cannot be bound.
+pub async fn serve(
+    handlers: impl IntoIterator<Item = AnyHandler>,
+    mut options: ServerOptions,
+) -> Result<Server, ServeError> {
+    let mut pipeline = Pipeline::builder(handlers).body_limit(options.body_limit);
+    for middleware in options.middleware.drain(..) {
+        pipeline = pipeline.middleware(middleware);
+    }
+    if let Some(format) = options.error_formatter.take() {
+        pipeline = pipeline.error_formatter(move |e| format(e));
+    }
+    let service =
+        PactumService::new(pipeline.build()?).with_request_timeout(options.request_timeout);
+    serve_service(service, options)
+        .await
+        .map_err(ServeError::Bind)
+}
+
+/// Serves any `tower::Service` with the native server's hardened connection settings
+/// (header read timeout, head and header-count limits, graceful shutdown, TLS).
+///
+/// This is how another framework's service (a warp filter, an axum router, a
+/// [`PactumService`] wrapped in tower-http layers) gets the same protection. The pipeline
+/// settings of `options` (middleware, body limit, error formatter, request timeout) do not
+/// apply here: they belong to the service.
+///
+/// # Errors
+///
+/// The bind error.
+pub async fn serve_service<S, B>(service: S, mut options: ServerOptions) -> std::io::Result<Server>
+where
+    S: tower_service::Service<http::Request<Incoming>, Response = http::Response<B>>
+        + Clone
+        + Send
+        + Sync
+        + 'static,
+    S::Future: Send + 'static,
+    S::Error: Into<BoxError>,
+    B: http_body::Body + Send + 'static,
+    B::Data: Send,
+    B::Error: Into<BoxError>,
+{
+    let listener = TcpListener::bind((options.hostname.as_str(), options.port)).await?;
+    let local_addr = listener.local_addr()?;
+    tracing::info!(%local_addr, "listening");
+    if let Some(on_listen) = options.on_listen.take() {
+        on_listen(local_addr.port(), &options.hostname);
+    }
+    let (stop, stopped) = oneshot::channel();
+    let task = tokio::spawn(accept_loop(listener, service, options, stopped));
+    Ok(Server {
+        local_addr,
+        stop: Some(stop),
+        task,
+    })
+}
+
+fn connection_builder(options: &ServerOptions) -> auto::Builder<TokioExecutor> {
+    let mut builder = auto::Builder::new(TokioExecutor::new());
+    builder
+        .http1()
+        // Without a timer hyper silently ignores the header read timeout.
+        .timer(TokioTimer::new())
+        .header_read_timeout(options.header_read_timeout)
+        .max_buf_size(options.max_head_bytes)
+        .max_headers(options.max_headers)
+        .keep_alive(options.keep_alive);
+    builder
+        .http2()
+        .timer(TokioTimer::new())
+        .max_header_list_size(u32::try_from(options.max_head_bytes).unwrap_or(u32::MAX));
+    builder
+}
+
+async fn accept_loop<S, B>(
+    listener: TcpListener,
+    service: S,
+    options: ServerOptions,
+    mut stopped: oneshot::Receiver<()>,
+) -> bool
+where
+    S: tower_service::Service<http::Request<Incoming>, Response = http::Response<B>>
+        + Clone
+        + Send
+        + Sync
+        + 'static,
+    S::Future: Send + 'static,
+    S::Error: Into<BoxError>,
+    B: http_body::Body + Send + 'static,
+    B::Data: Send,
+    B::Error: Into<BoxError>,
+{
+    let builder = Arc::new(connection_builder(&options));
+    let graceful = GracefulShutdown::new();
+    let (force_close, force_closed) = watch::channel(false);
+    let limit = options.max_connections.map(|n| Arc::new(Semaphore::new(n)));
+    #[cfg(feature = "tls")]
+    let tls = options.tls.as_ref().map(|t| t.acceptor());
+    #[cfg(not(feature = "tls"))]
+    let tls: Option<()> = None;
+    let secure = tls.is_some();
+    let handshake_timeout = options.header_read_timeout.unwrap_or(Duration::from_secs(10));
+    let mut backoff = Duration::ZERO;
+    loop {
+        let permit = match &limit {
+            None => None,
+            Some(limit) => tokio::select! {
+                permit = Arc::clone(limit).acquire_owned() => permit.ok(),
+                _ = &mut stopped => break,
+            },
+        };
+        let stream = tokio::select! {
+            biased;
+            _ = &mut stopped => break,
+            accepted = listener.accept() => match accepted {
+                Ok((stream, _peer)) => {
+                    backoff = Duration::ZERO;
+                    stream
+                }
+                Err(error) => {
+                    tracing::warn!(%error, "accept failed");
+                    if let Some(hook) = &options.on_accept_error {
+                        hook(&error);
+                    }
+                    // Usually too many open files: wait for some to close.
+                    backoff = (backoff * 2).clamp(Duration::from_millis(5), Duration::from_secs(1));
+                    tokio::select! {
+                        _ = tokio::time::sleep(backoff) => continue,
+                        _ = &mut stopped => break,
+                    }
+                }
+            },
+        };
+        let _ = stream.set_nodelay(true);
+        let connection = Connection {
+            builder: Arc::clone(&builder),
+            service: service.clone(),
+            secure,
+            watcher: graceful.watcher(),
+            force_closed: force_closed.clone(),
+            on_client_error: options.on_client_error.clone(),
+        };
+        #[cfg(feature = "tls")]
+        let acceptor = tls.clone();
+        tokio::spawn(async move {
+            let _permit = permit;
+            #[cfg(feature = "tls")]
+            if let Some(acceptor) = acceptor {
+                match tokio::time::timeout(handshake_timeout, acceptor.accept(stream)).await {
+                    Ok(Ok(stream)) => connection.serve(stream).await,
+                    Ok(Err(error)) => connection.client_error(&error),
+                    Err(_) => connection.client_error(&std::io::Error::new(
+                        std::io::ErrorKind::TimedOut,
+                        "TLS handshake timed out",
+                    )),
+                }
+                return;
+            }
+            let _ = handshake_timeout;
+            connection.serve(stream).await;
+        });
+    }
+    drop(listener);
+    let finished = tokio::time::timeout(options.shutdown_timeout, graceful.shutdown())
+        .await
+        .is_ok();
+    if !finished {
+        tracing::warn!("shutdown deadline passed; closing remaining connections");
+        let _ = force_close.send(true);
+    }
+    finished
+}
+
+/// What one connection task needs.
+struct Connection<S> {
+    builder: Arc<auto::Builder<TokioExecutor>>,
+    service: S,
+    secure: bool,
+    watcher: Watcher,
+    force_closed: watch::Receiver<bool>,
+    on_client_error: Option<ErrorHook>,
+}
+
+impl<S, B> Connection<S>
+where
+    S: tower_service::Service<http::Request<Incoming>, Response = http::Response<B>>
+        + Clone
+        + Send
+        + Sync
+        + 'static,
+    S::Future: Send + 'static,
+    S::Error: Into<BoxError>,
+    B: http_body::Body + Send + 'static,
+    B::Data: Send,
+    B::Error: Into<BoxError>,
+{
+    async fn serve<I>(self, io: I)
+    where
+        I: AsyncRead + AsyncWrite + Unpin + Send + 'static,
+    {
+        let Self {
+            builder,
+            service,
+            secure,
+            watcher,
+            mut force_closed,
+            on_client_error,
+        } = self;
+        let hyper_service = hyper::service::service_fn(move |mut request: http::Request<Incoming>| {
+            if secure {
+                request.extensions_mut().insert(Scheme::HTTPS);
+            }
+            let mut service = service.clone();
+            async move {
+                poll_fn(|cx| service.poll_ready(cx)).await?;
+                service.call(request).await
+            }
+        });
+        let connection = builder.serve_connection(TokioIo::new(io), hyper_service);
+        tokio::select! {
+            result = watcher.watch(connection) => {
+                if let Err(error) = result {
+                    report_client_error(on_client_error.as_ref(), &*error);
+                }
+            }
+            _ = force_closed.wait_for(|closed| *closed) => {}
+        }
+    }
+
+    #[cfg(feature = "tls")]
+    fn client_error(&self, error: &(dyn std::error::Error + 'static)) {
+        report_client_error(self.on_client_error.as_ref(), error);
+    }
+}
+
+fn report_client_error(hook: Option<&ErrorHook>, error: &(dyn std::error::Error + 'static)) {
+    tracing::debug!(%error, "connection error");
+    if let Some(hook) = hook {
+        hook(error);
+    }
+}
