@@ -7,7 +7,7 @@ use http::header::{CONTENT_LENGTH, CONTENT_TYPE};
 use http::HeaderMap;
 use http_body_util::{BodyExt, LengthLimitError, Limited};
 use percent_encoding::{utf8_percent_encode, NON_ALPHANUMERIC};
-use serde::de::DeserializeOwned;
+use serde::de::{DeserializeOwned, IgnoredAny};
 
 use crate::body::Body;
 use crate::contract::Slot;
@@ -109,7 +109,12 @@ pub(crate) fn json<B: Slot>(bytes: &[u8]) -> Result<B, Error> {
             Ok(()) => validated(value),
             Err(trailing) => Err(invalid_json(&trailing)),
         },
-        Err(e) if e.inner().is_data() => Err(shape_error(detail_from_serde(e.path(), e.inner()))),
+        // serde stops at the first type mismatch, maybe before a syntax error further on:
+        // only a well-formed document has shape errors.
+        Err(e) if e.inner().is_data() => match serde_json::from_slice::<IgnoredAny>(bytes) {
+            Ok(_) => Err(shape_error(detail_from_serde(e.path(), e.inner()))),
+            Err(syntax) => Err(invalid_json(&syntax)),
+        },
         Err(e) => Err(invalid_json(e.inner())),
     }
 }
@@ -174,6 +179,8 @@ mod tests {
         let err = json::<Item>(b"").unwrap_err();
         assert_eq!(err.to_body().error, "Invalid JSON");
         let err = json::<Item>(br#"{"qty": 1} trailing"#).unwrap_err();
+        assert_eq!(err.to_body().error, "Invalid JSON");
+        let err = json::<Item>(b"[1, 2").unwrap_err();
         assert_eq!(err.to_body().error, "Invalid JSON");
         let err = json::<Item>(br#"{"qty": "x"}"#).unwrap_err();
         let body = err.to_body();

@@ -1,1 +1,282 @@
-//! Serve pactum contracts as warp filters (under construction).
+//! Serve [pactum] contracts as [warp] 0.4 filters.
+//!
+//! [`filter`] turns a handler list into a warp [`Filter`] that runs pactum's one request
+//! pipeline — routing, middleware, body reading and limits, validation, the handler, the
+//! response check and the error answers — so a request gets the same answer here as from
+//! pactum's native server. The adapter only converts warp's request into the pipeline's input
+//! and the pipeline's response into warp's reply.
+//!
+//! The filter composes like any warp filter:
+//!
+//! - it matches relative to where it is mounted: `warp::path("api").and(filter)` serves the
+//!   contract `/users/:id` at `/api/users/:id`;
+//! - a request whose path no route of the list has is rejected with
+//!   [`warp::reject::not_found()`], so `.or()`, a catch-all and other filters come next;
+//! - it reads the body itself, as a stream: no `warp::body::json()` step, the pipeline's
+//!   `Content-Type` check (415) and size limits (413) apply;
+//! - errors are answered with pactum's JSON body, or, with
+//!   [`Options::reject_errors`], turned into a [`PactumRejection`] for a later `.recover()`
+//!   ([`recover`] is a ready-made one).
+//!
+//! # Example
+//!
+//! ```no_run
+//! use pactum::{handler, route, Endpoint};
+//! use warp::Filter;
+//!
+//! #[derive(serde::Serialize, serde::Deserialize, validator::Validate)]
+//! struct Health {
+//!     status: String,
+//! }
+//!
+//! #[tokio::main]
+//! async fn main() -> Result<(), Box<dyn std::error::Error>> {
+//!     let health = Endpoint::get(route::static_path("/health")).response::<Health>().build()?;
+//!     let api = pactum_warp::filter(vec![
+//!         handler(health, |_| async { Ok(Health { status: "ok".into() }) }).into(),
+//!     ])?;
+//!
+//!     // GET /api/health → 200 {"status":"ok"}; anything else under /api → 404.
+//!     let app = warp::path("api")
+//!         .and(api)
+//!         .with(warp::cors().allow_any_origin())
+//!         .with(warp::log("api"));
+//!
+//!     // warp's own server sets no header read timeout; pactum's native server does.
+//!     let server = pactum_warp::serve(app, pactum::ServerOptions::new().port(3000)).await?;
+//!     server.shutdown_on_signal().await;
+//!     Ok(())
+//! }
+//! ```
+//!
+//! # Settings
+//!
+//! Server-wide middleware, the body limit and the error formatter are settings of the
+//! [`Pipeline`]: build one with [`Pipeline::builder`] and pass it to [`filter_with`].
+//!
+//! # Features
+//!
+//! - `server` (default): [`serve`], a filter on pactum's native server with its hardened
+//!   connection settings.
+//! - `tls`: HTTPS for [`serve`] ([`pactum::ServerOptions::https`]).
+//!
+//! [pactum]: https://docs.rs/pactum
+//! [warp]: https://docs.rs/warp
+#![cfg_attr(docsrs, feature(doc_cfg))]
+
+mod body;
+mod rejection;
+#[cfg(feature = "server")]
+mod serve;
+
+use http::uri::Scheme;
+use http::{HeaderMap, Method, StatusCode};
+use pactum::{Body, ConfigError, Error, HttpError, Pipeline, Routed};
+use warp::filters::path::{FullPath, Tail};
+use warp::reject::Rejection;
+use warp::reply::{Reply, Response};
+use warp::Filter;
+
+pub use rejection::{recover, PactumRejection};
+#[cfg(feature = "server")]
+#[cfg_attr(docsrs, doc(cfg(feature = "server")))]
+pub use serve::serve;
+
+/// Builds the pipeline for `handlers` and returns it as a warp filter that answers errors
+/// with pactum's JSON body.
+///
+/// The filter extracts one [`Response`]. It rejects with [`warp::reject::not_found()`] when
+/// no route of `handlers` has the request's path (relative to where the filter is mounted);
+/// every other request — including 405 and `OPTIONS` for a known path, and `HEAD` for a
+/// `GET` route — is answered by the pipeline.
+///
+/// ```
+/// use pactum::{handler, route, Endpoint, NoContent};
+/// use warp::Filter;
+///
+/// let ping = Endpoint::get(route::static_path("/ping")).build()?;
+/// let api = pactum_warp::filter(vec![handler(ping, |_| async { Ok(NoContent) }).into()])?;
+/// let app = warp::path("api").and(api); // GET /api/ping → 204
+/// # Ok::<(), pactum::ConfigError>(())
+/// ```
+///
+/// # Errors
+///
+/// The [`ConfigError`] of [`Pipeline::new`]: two handlers with the same method and route,
+/// or routes that cannot be told apart.
+pub fn filter(
+    handlers: impl IntoIterator<Item = pactum::AnyHandler>,
+) -> Result<impl Filter<Extract = (Response,), Error = Rejection> + Clone + Send + Sync + 'static, ConfigError>
+{
+    Options::new().filter(handlers)
+}
+
+/// Like [`filter`], for a pipeline built with settings: server-wide middleware, a body
+/// limit, an error formatter ([`Pipeline::builder`]).
+///
+/// ```
+/// use pactum::{handler, route, Endpoint, NoContent, Pipeline};
+///
+/// let ping = Endpoint::get(route::static_path("/ping")).build()?;
+/// let pipeline = Pipeline::builder(vec![handler(ping, |_| async { Ok(NoContent) }).into()])
+///     .body_limit(64 * 1024)
+///     .build()?;
+/// let api = pactum_warp::filter_with(pipeline);
+/// # Ok::<(), pactum::ConfigError>(())
+/// ```
+pub fn filter_with(
+    pipeline: Pipeline,
+) -> impl Filter<Extract = (Response,), Error = Rejection> + Clone + Send + Sync + 'static {
+    Options::new().filter_with(pipeline)
+}
+
+/// How the filter answers errors; [`Options::filter`] / [`Options::filter_with`] build it.
+///
+/// ```
+/// use pactum::{handler, route, Endpoint, NoContent};
+/// use warp::Filter;
+///
+/// let ping = Endpoint::get(route::static_path("/ping")).build()?;
+/// let api = pactum_warp::Options::new()
+///     .reject_errors(true)
+///     .filter(vec![handler(ping, |_| async { Ok(NoContent) }).into()])?
+///     .recover(pactum_warp::recover); // or your own recover, see `PactumRejection`
+/// # Ok::<(), pactum::ConfigError>(())
+/// ```
+#[derive(Debug, Clone, Default)]
+#[must_use = "call `.filter(..)` or `.filter_with(..)` to get the filter"]
+pub struct Options {
+    reject_errors: bool,
+}
+
+impl Options {
+    /// The defaults: errors are answered with the pipeline's JSON body (or its configured
+    /// error formatter's).
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// When `true`, an error of a request that a route of the list matched — validation,
+    /// 405, 413, 415, middleware or handler errors, a panic — is not answered but rejected
+    /// with a [`PactumRejection`] carrying the [`pactum::Error`], for a `.recover()` placed
+    /// after the filter. [`recover`] answers it with the built-in body.
+    ///
+    /// Place the `.recover()` before any `.or()` branch that would accept the request (such
+    /// as a catch-all 404): warp tries the next branch on every rejection.
+    pub fn reject_errors(mut self, yes: bool) -> Self {
+        self.reject_errors = yes;
+        self
+    }
+
+    /// Builds the pipeline for `handlers` and returns the filter; see [`filter`].
+    ///
+    /// # Errors
+    ///
+    /// The [`ConfigError`] of [`Pipeline::new`].
+    pub fn filter(
+        self,
+        handlers: impl IntoIterator<Item = pactum::AnyHandler>,
+    ) -> Result<
+        impl Filter<Extract = (Response,), Error = Rejection> + Clone + Send + Sync + 'static,
+        ConfigError,
+    > {
+        Ok(self.filter_with(Pipeline::new(handlers)?))
+    }
+
+    /// Returns the filter for a built pipeline; see [`filter_with`].
+    pub fn filter_with(
+        self,
+        pipeline: Pipeline,
+    ) -> impl Filter<Extract = (Response,), Error = Rejection> + Clone + Send + Sync + 'static {
+        let router = pipeline.clone();
+        let reject_errors = self.reject_errors;
+        // Route first, on the path relative to the mount point, and take nothing from the
+        // request before a route matched: a rejection leaves the body to the next filter.
+        warp::method()
+            .and(warp::path::tail())
+            .and_then(move |method: Method, tail: Tail| {
+                let path = format!("/{}", tail.as_str());
+                std::future::ready(match router.route(&method, &path) {
+                    Some(routed) => Ok((method, routed)),
+                    None => Err(warp::reject::not_found()),
+                })
+            })
+            .untuple_one()
+            .and(warp::path::full())
+            .and(raw_query())
+            .and(warp::header::headers_cloned())
+            .and(warp::ext::optional::<Scheme>())
+            .and(warp::body::stream())
+            .and_then(
+                move |method: Method,
+                      routed: Routed,
+                      path: FullPath,
+                      query: Option<String>,
+                      headers: HeaderMap,
+                      scheme: Option<Scheme>,
+                      stream| {
+                    let pipeline = pipeline.clone();
+                    let head = method == Method::HEAD;
+                    let request = build_request(
+                        method,
+                        &path,
+                        query,
+                        headers,
+                        scheme,
+                        Body::new(body::StreamBody::new(stream)),
+                    );
+                    async move {
+                        let result = match request {
+                            Ok(request) => pipeline.dispatch(routed, request).await,
+                            Err(error) => Err(error),
+                        };
+                        match result {
+                            Ok(response) => Ok(response.into_response()),
+                            Err(error) if reject_errors => Err(warp::reject::custom(
+                                PactumRejection::new(error, pipeline, head),
+                            )),
+                            Err(error) => {
+                                Ok(rejection::answer(&pipeline, &error, head).into_response())
+                            }
+                        }
+                    }
+                },
+            )
+    }
+}
+
+/// The raw query string, `None` when the URI has no `?`.
+fn raw_query() -> impl Filter<Extract = (Option<String>,), Error = std::convert::Infallible> + Copy
+{
+    warp::query::raw()
+        .map(Some)
+        .or(warp::any().map(|| None))
+        .unify()
+}
+
+/// The pipeline's request: the full URI (not the mount-relative path), so that `ctx.url` is
+/// the URL the client asked for.
+fn build_request(
+    method: Method,
+    path: &FullPath,
+    query: Option<String>,
+    headers: HeaderMap,
+    scheme: Option<Scheme>,
+    body: Body,
+) -> Result<http::Request<Body>, Error> {
+    let uri = match query {
+        Some(query) => format!("{}?{query}", path.as_str()),
+        None => path.as_str().to_owned(),
+    };
+    let uri: http::Uri = uri.parse().map_err(|_| {
+        Error::from(HttpError::new(StatusCode::BAD_REQUEST, "Invalid request URI"))
+    })?;
+    let mut request = http::Request::new(body);
+    *request.method_mut() = method;
+    *request.uri_mut() = uri;
+    *request.headers_mut() = headers;
+    if let Some(scheme) = scheme {
+        request.extensions_mut().insert(scheme);
+    }
+    Ok(request)
+}

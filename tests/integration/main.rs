@@ -1,0 +1,8 @@
+//! End-to-end tests, built as one binary: real sockets on 127.0.0.1:0, real clients.
+#![allow(unreachable_pub)]
+
+#[allow(dead_code, unreachable_pub, missing_docs)]
+#[path = "../../examples/conformance/api.rs"]
+mod api;
+mod behaviour;
+mod support;

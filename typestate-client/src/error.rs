@@ -1,0 +1,346 @@
+//! [`Error`]: everything a call can fail with, behind one opaque type.
+
+use std::error::Error as StdError;
+use std::fmt;
+
+use http::StatusCode;
+use pactum::{Detail, ErrorBody};
+use url::Url;
+
+type BoxError = Box<dyn StdError + Send + Sync + 'static>;
+
+/// Which part of a call failed its validation rules. See [`Error::validation_part`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Part {
+    /// The path params, checked before sending (rules, and values that cannot be a URL path
+    /// segment: empty, `.` or `..`).
+    Params,
+    /// The query, checked before it is put into the URL.
+    Query,
+    /// The JSON body, checked before sending.
+    Body,
+    /// The response value, checked after it was received and decoded.
+    Response,
+}
+
+impl fmt::Display for Part {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Self::Params => "params",
+            Self::Query => "query",
+            Self::Body => "body",
+            Self::Response => "response",
+        })
+    }
+}
+
+/// The error of every fallible operation of this crate.
+///
+/// Opaque on purpose: ask it what happened with the `is_*()` predicates, then read what it
+/// carries with [`status`](Error::status), [`details`](Error::details),
+/// [`error_body`](Error::error_body) and [`url`](Error::url).
+///
+/// | what happened | predicate | carries |
+/// |---|---|---|
+/// | params, query or body broke their rules; nothing was sent | [`is_validation`](Error::is_validation), [`validation_part`](Error::validation_part) | `details()` |
+/// | the response broke its rules | [`is_validation`](Error::is_validation), `validation_part() == Some(Part::Response)` | `details()`, `status()` |
+/// | the server answered a non-2xx status | [`is_status`](Error::is_status) | `status()`, `error_body()`, `details()` |
+/// | the response body is not the contract's type | [`is_decode`](Error::is_decode) | `status()`, `details()` (where it failed) |
+/// | connecting, TLS, reading or writing failed | [`is_transport`](Error::is_transport) | the source error |
+/// | the call took longer than its timeout | [`is_timeout`](Error::is_timeout) (also [`is_transport`](Error::is_transport)) | |
+/// | the client or request could not be built (bad URL, header, certificate) | [`is_builder`](Error::is_builder) | the source error |
+///
+/// A server-side validation failure (`400 Validation failed`) is an HTTP status error, not a
+/// client-side validation error: [`is_status`](Error::is_status) is `true` and
+/// [`details`](Error::details) holds what the server sent.
+///
+/// The [`Display`](fmt::Display) text is for people and logs: it is not a stable API.
+pub struct Error {
+    inner: Box<Inner>,
+}
+
+struct Inner {
+    kind: Kind,
+    status: Option<StatusCode>,
+    details: Vec<Detail>,
+    body: Option<ErrorBody>,
+    url: Option<Url>,
+    source: Option<BoxError>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Builder,
+    Validation(Part),
+    Status,
+    Decode,
+    Transport,
+    Timeout,
+}
+
+impl Error {
+    fn new(kind: Kind) -> Self {
+        Self {
+            inner: Box::new(Inner {
+                kind,
+                status: None,
+                details: Vec::new(),
+                body: None,
+                url: None,
+                source: None,
+            }),
+        }
+    }
+
+    pub(crate) fn builder(source: impl Into<BoxError>) -> Self {
+        Self::new(Kind::Builder).with_source(source)
+    }
+
+    pub(crate) fn validation(part: Part, details: Vec<Detail>) -> Self {
+        let mut error = Self::new(Kind::Validation(part));
+        error.inner.details = details;
+        error
+    }
+
+    pub(crate) fn status_error(status: StatusCode, body: ErrorBody) -> Self {
+        let mut error = Self::new(Kind::Status);
+        error.inner.status = Some(status);
+        error.inner.details = body.details.clone();
+        error.inner.body = Some(body);
+        error
+    }
+
+    pub(crate) fn decode(status: StatusCode, detail: Detail, source: impl Into<BoxError>) -> Self {
+        let mut error = Self::new(Kind::Decode).with_source(source);
+        error.inner.status = Some(status);
+        error.inner.details = vec![detail];
+        error
+    }
+
+    pub(crate) fn transport(source: impl Into<BoxError>) -> Self {
+        Self::new(Kind::Transport).with_source(source)
+    }
+
+    pub(crate) fn timeout() -> Self {
+        Self::new(Kind::Timeout).with_source(Elapsed)
+    }
+
+    /// Classifies a reqwest error: timeout, builder, or transport.
+    pub(crate) fn from_reqwest(error: reqwest::Error) -> Self {
+        let kind = if error.is_timeout() {
+            Kind::Timeout
+        } else if error.is_builder() {
+            Kind::Builder
+        } else {
+            Kind::Transport
+        };
+        let url = error.url().cloned();
+        let mut error = Self::new(kind).with_source(error.without_url());
+        error.inner.url = url;
+        error
+    }
+
+    pub(crate) fn with_source(mut self, source: impl Into<BoxError>) -> Self {
+        self.inner.source = Some(source.into());
+        self
+    }
+
+    pub(crate) fn with_status(mut self, status: StatusCode) -> Self {
+        self.inner.status = Some(status);
+        self
+    }
+
+    pub(crate) fn with_url(mut self, url: &Url) -> Self {
+        if self.inner.url.is_none() {
+            self.inner.url = Some(url.clone());
+        }
+        self
+    }
+
+    /// `true` when a part of the call broke its `validator` rules: the params, query or body
+    /// before sending (nothing was sent), or the response after receipt.
+    /// [`validation_part`](Error::validation_part) says which.
+    pub fn is_validation(&self) -> bool {
+        matches!(self.inner.kind, Kind::Validation(_))
+    }
+
+    /// Which part failed validation, when [`is_validation`](Error::is_validation).
+    pub fn validation_part(&self) -> Option<Part> {
+        match self.inner.kind {
+            Kind::Validation(part) => Some(part),
+            _ => None,
+        }
+    }
+
+    /// `true` when the server answered with a status outside `2xx`;
+    /// [`status`](Error::status) and [`error_body`](Error::error_body) say what it was.
+    pub fn is_status(&self) -> bool {
+        self.inner.kind == Kind::Status
+    }
+
+    /// `true` when a `2xx` response body could not be decoded into the contract's response
+    /// type (not JSON, or the wrong shape).
+    pub fn is_decode(&self) -> bool {
+        self.inner.kind == Kind::Decode
+    }
+
+    /// `true` when the request could not be carried out: connecting, TLS, sending, reading the
+    /// response, or a timeout (see [`is_timeout`](Error::is_timeout)).
+    pub fn is_transport(&self) -> bool {
+        matches!(self.inner.kind, Kind::Transport | Kind::Timeout)
+    }
+
+    /// `true` when the call did not finish within its timeout.
+    pub fn is_timeout(&self) -> bool {
+        self.inner.kind == Kind::Timeout
+    }
+
+    /// `true` when the client or the request could not be built: a malformed base URL, header
+    /// or certificate, or a value that cannot be encoded as a query string or JSON.
+    pub fn is_builder(&self) -> bool {
+        self.inner.kind == Kind::Builder
+    }
+
+    /// The status of the response, when one was received: always for
+    /// [`is_status`](Error::is_status), also for a decode or response validation failure.
+    pub fn status(&self) -> Option<StatusCode> {
+        self.inner.status
+    }
+
+    /// The error body of a non-2xx answer.
+    ///
+    /// A pactum server's JSON body (`{"error", "details", "code"}`) is decoded as is. Any other
+    /// body becomes an [`ErrorBody`] whose `error` is the raw text (or the status's reason
+    /// phrase when the body is empty), with no details and no code.
+    pub fn error_body(&self) -> Option<&ErrorBody> {
+        self.inner.body.as_ref()
+    }
+
+    /// The field-level details: why validation failed (same shape as the server's), the
+    /// server's details for a non-2xx answer, or where decoding failed. Empty otherwise.
+    pub fn details(&self) -> &[Detail] {
+        &self.inner.details
+    }
+
+    /// The URL of the request, where it was built.
+    pub fn url(&self) -> Option<&Url> {
+        self.inner.url.as_ref()
+    }
+}
+
+impl fmt::Debug for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut d = f.debug_struct("pactum_client::Error");
+        d.field("kind", &self.inner.kind);
+        if let Some(status) = self.inner.status {
+            d.field("status", &status);
+        }
+        if let Some(url) = &self.inner.url {
+            d.field("url", &url.as_str());
+        }
+        if let Some(body) = &self.inner.body {
+            d.field("body", body);
+        } else if !self.inner.details.is_empty() {
+            d.field("details", &self.inner.details);
+        }
+        if let Some(source) = &self.inner.source {
+            d.field("source", source);
+        }
+        d.finish()
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.inner.kind {
+            Kind::Builder => f.write_str("could not build the request")?,
+            Kind::Validation(Part::Response) => f.write_str("the response failed validation")?,
+            Kind::Validation(part) => write!(f, "the {part} failed validation; nothing was sent")?,
+            Kind::Status => {
+                let status = self.inner.status.unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+                write!(f, "HTTP {status}")?;
+                if let Some(body) = &self.inner.body {
+                    write!(f, ": {}", body.error)?;
+                }
+            }
+            Kind::Decode => f.write_str("could not decode the response body")?,
+            Kind::Transport => f.write_str("the request failed")?,
+            Kind::Timeout => f.write_str("the request timed out")?,
+        }
+        if let Some(url) = &self.inner.url {
+            write!(f, " ({url})")?;
+        }
+        for detail in &self.inner.details {
+            let path: Vec<String> = detail.path.iter().map(ToString::to_string).collect();
+            if path.is_empty() {
+                write!(f, "; {}", detail.message)?;
+            } else {
+                write!(f, "; {}: {}", path.join("."), detail.message)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+impl StdError for Error {
+    fn source(&self) -> Option<&(dyn StdError + 'static)> {
+        self.inner
+            .source
+            .as_ref()
+            .map(|e| &**e as &(dyn StdError + 'static))
+    }
+}
+
+/// The source of a timeout in in-process mode.
+#[derive(Debug)]
+struct Elapsed;
+
+impl fmt::Display for Elapsed {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("deadline elapsed")
+    }
+}
+
+impl StdError for Elapsed {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn predicates_follow_the_kind() {
+        let e = Error::validation(Part::Body, vec![Detail::new(vec!["name".into()], "bad")]);
+        assert!(e.is_validation());
+        assert_eq!(e.validation_part(), Some(Part::Body));
+        assert!(!e.is_transport() && !e.is_status() && !e.is_decode() && !e.is_timeout());
+        assert_eq!(e.details()[0].message, "bad");
+        assert_eq!(
+            e.to_string(),
+            "the body failed validation; nothing was sent; name: bad"
+        );
+
+        let e = Error::timeout();
+        assert!(e.is_timeout() && e.is_transport());
+        assert!(e.source().is_some());
+
+        let body = ErrorBody {
+            error: "Not found".into(),
+            details: vec![],
+            code: Some("missing".into()),
+        };
+        let e = Error::status_error(StatusCode::NOT_FOUND, body);
+        assert!(e.is_status());
+        assert_eq!(e.status(), Some(StatusCode::NOT_FOUND));
+        assert_eq!(e.error_body().unwrap().code.as_deref(), Some("missing"));
+        assert_eq!(e.to_string(), "HTTP 404 Not Found: Not found");
+        assert_eq!(e.validation_part(), None);
+    }
+
+    #[test]
+    fn error_is_send_sync_and_small() {
+        fn assert_send_sync<T: Send + Sync + 'static>() {}
+        assert_send_sync::<Error>();
+        assert_eq!(std::mem::size_of::<Error>(), std::mem::size_of::<usize>());
+    }
+}
