@@ -69,6 +69,8 @@ mod rejection;
 #[cfg(feature = "server")]
 mod serve;
 
+use std::sync::OnceLock;
+
 use http::uri::Scheme;
 use http::{HeaderMap, Method, StatusCode};
 use pactum::{Body, ConfigError, Error, HttpError, Pipeline, Routed};
@@ -243,6 +245,44 @@ impl Options {
                 },
             )
     }
+}
+
+/// A catch-all that answers every request `404` with pactum's JSON body,
+/// `{"error":"Not found"}` (headers only for `HEAD`) — what the native server answers when no
+/// route matches. Put it last, after every `.or()` branch.
+///
+/// The filters of this crate reject a request that no route of their list matches, so that
+/// other filters get it; warp's own answer for an unhandled not-found rejection is an empty
+/// 404. This filter makes the answer the same as the native server's.
+///
+/// ```
+/// use pactum::{handler, route, Endpoint, NoContent};
+/// use warp::Filter;
+///
+/// let ping = Endpoint::get(route::static_path("/ping")).build()?;
+/// let api = pactum_warp::filter(vec![handler(ping, |_| async { Ok(NoContent) }).into()])?;
+/// let app = warp::path("api").and(api).or(pactum_warp::not_found());
+/// # Ok::<(), pactum::ConfigError>(())
+/// ```
+pub fn not_found(
+) -> impl Filter<Extract = (Response,), Error = std::convert::Infallible> + Clone + Send + Sync + 'static
+{
+    static NO_ROUTES: OnceLock<Pipeline> = OnceLock::new();
+    warp::method()
+        .and(warp::path::full())
+        .then(|method: Method, path: FullPath| {
+            // A pipeline without routes answers every request with its 404.
+            let pipeline = NO_ROUTES.get_or_init(|| {
+                Pipeline::new(Vec::new()).expect("a pipeline without routes builds")
+            });
+            let mut request = http::Request::new(Body::empty());
+            *request.method_mut() = method;
+            if let Ok(uri) = path.as_str().parse() {
+                *request.uri_mut() = uri;
+            }
+            let answer = pipeline.handle(request);
+            async move { answer.await.into_response() }
+        })
 }
 
 /// The raw query string, `None` when the URI has no `?`.

@@ -1,0 +1,405 @@
+//! [`Call`]: one request being put together, with the compiler tracking which required parts
+//! are still missing.
+
+use std::fmt;
+use std::marker::PhantomData;
+use std::time::Duration;
+
+use bytes::Bytes;
+use http::header::{HeaderName, HeaderValue};
+use http::{HeaderMap, StatusCode};
+use pactum::{Declared, Detail, Endpoint, ErrorBody, PathSegment, Presence, Slot};
+
+use crate::client::{Client, Prepared, Received};
+use crate::error::{Error, Part};
+
+/// The state of a call part that has been given (`.params(..)` or `.body(..)` was called).
+///
+/// The other states are pactum's [`Declared`] (the contract declares the part: it must still
+/// be given) and [`Absent`](pactum::Absent) (the contract declares none: nothing to give).
+#[derive(Debug)]
+pub enum Provided {}
+
+mod sealed {
+    pub trait Sealed {}
+    impl Sealed for pactum::Absent {}
+    impl Sealed for super::Provided {}
+}
+
+/// The params of a call are ready: given, or not declared by the contract.
+///
+/// A bound of [`Call::send`]; implemented for [`Provided`] and [`Absent`](pactum::Absent).
+#[diagnostic::on_unimplemented(
+    message = "this route has path parameters: call `.params(..)` before `.send()`",
+    label = "the params are missing",
+    note = "the contract declares a params type for its `:name` / `*name` segments"
+)]
+pub trait ParamsReady: sealed::Sealed {}
+impl ParamsReady for pactum::Absent {}
+impl ParamsReady for Provided {}
+
+/// The body of a call is ready: given, or not declared by the contract.
+///
+/// A bound of [`Call::send`]; implemented for [`Provided`] and [`Absent`](pactum::Absent).
+#[diagnostic::on_unimplemented(
+    message = "this endpoint declares a request body: call `.body(..)` before `.send()`",
+    label = "the body is missing",
+    note = "the contract declares a JSON body type with `.body::<T>()`"
+)]
+pub trait BodyReady: sealed::Sealed {}
+impl BodyReady for pactum::Absent {}
+impl BodyReady for Provided {}
+
+/// One call of a contract, being put together. Made by [`Client::call`]; nothing is sent
+/// until [`send`](Call::send) is awaited.
+///
+/// `P`, `Q`, `B`, `R` are the contract's params, query, body and response types. `PS` and `BS`
+/// track the params and the body: they start as the contract's
+/// [`Presence`](pactum::Presence) of each — [`Declared`] (must be given) or
+/// [`Absent`](pactum::Absent) (nothing to give) — and a given part becomes [`Provided`].
+///
+/// - `.params(p)` exists only while the params are declared and not yet given;
+/// - `.body(b)` exists only while the body is declared and not yet given;
+/// - `.query(q)` exists only when the contract declares a query (optional: the server parses an
+///   absent query as an empty one);
+/// - `.header(..)` and `.timeout(..)` always exist;
+/// - `.send()` compiles only once the params and the body are ready.
+///
+/// ```compile_fail
+/// # use pactum::{route, Endpoint};
+/// # #[derive(serde::Serialize, serde::Deserialize, validator::Validate)] struct UserPath { id: u64 }
+/// # let get_user = Endpoint::get(route::pattern("/users/:id")).params::<UserPath>().build().unwrap();
+/// # let client = pactum_client::Client::new("http://localhost").unwrap();
+/// // error[E0277]: this route has path parameters: call `.params(..)` before `.send()`
+/// let future = client.call(&get_user).send();
+/// ```
+#[must_use = "a call does nothing until `.send().await`"]
+pub struct Call<'a, P, Q, B, R, PS, BS> {
+    client: &'a Client,
+    endpoint: &'a Endpoint<P, Q, B, R>,
+    params: Option<P>,
+    query: Option<Q>,
+    body: Option<B>,
+    headers: HeaderMap,
+    timeout: Option<Option<Duration>>,
+    error: Option<Error>,
+    _state: PhantomData<fn() -> (PS, BS)>,
+}
+
+impl<P, Q, B, R, PS, BS> fmt::Debug for Call<'_, P, Q, B, R, PS, BS> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Call")
+            .field("endpoint", self.endpoint)
+            .field("params_given", &self.params.is_some())
+            .field("query_given", &self.query.is_some())
+            .field("body_given", &self.body.is_some())
+            .field("headers", &self.headers)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<'a, P, Q, B, R, PS, BS> Call<'a, P, Q, B, R, PS, BS> {
+    pub(crate) fn new(client: &'a Client, endpoint: &'a Endpoint<P, Q, B, R>) -> Self {
+        Self {
+            client,
+            endpoint,
+            params: None,
+            query: None,
+            body: None,
+            headers: HeaderMap::new(),
+            timeout: None,
+            error: None,
+            _state: PhantomData,
+        }
+    }
+
+    fn retype<PS2, BS2>(self) -> Call<'a, P, Q, B, R, PS2, BS2> {
+        Call {
+            client: self.client,
+            endpoint: self.endpoint,
+            params: self.params,
+            query: self.query,
+            body: self.body,
+            headers: self.headers,
+            timeout: self.timeout,
+            error: self.error,
+            _state: PhantomData,
+        }
+    }
+
+    /// Adds a header to this call, replacing a client default of the same name.
+    ///
+    /// A malformed name or value is reported by [`send`](Call::send) as a builder error.
+    pub fn header<K, V>(mut self, name: K, value: V) -> Self
+    where
+        K: TryInto<HeaderName>,
+        K::Error: Into<http::Error>,
+        V: TryInto<HeaderValue>,
+        V::Error: Into<http::Error>,
+    {
+        match (name.try_into(), value.try_into()) {
+            (Ok(name), Ok(value)) => {
+                self.headers.insert(name, value);
+            }
+            (Err(e), _) => self.fail(Error::builder(e.into())),
+            (_, Err(e)) => self.fail(Error::builder(e.into())),
+        }
+        self
+    }
+
+    /// Sets this call's timeout, in place of the client's.
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = Some(Some(timeout));
+        self
+    }
+
+    fn fail(&mut self, error: Error) {
+        if self.error.is_none() {
+            self.error = Some(error);
+        }
+    }
+}
+
+impl<'a, P, Q, B, R, BS> Call<'a, P, Q, B, R, Declared, BS> {
+    /// Gives the path params. They are validated and percent-encoded into the route's
+    /// segments when the call is sent (a `/` inside a `:name` value stays in its segment; a
+    /// catch-all `*name` value keeps its slashes).
+    pub fn params(mut self, params: P) -> Call<'a, P, Q, B, R, Provided, BS> {
+        self.params = Some(params);
+        self.retype()
+    }
+}
+
+impl<'a, P, Q, B, R, PS> Call<'a, P, Q, B, R, PS, Declared> {
+    /// Gives the JSON body. It is validated, then serialised, when the call is sent.
+    pub fn body(mut self, body: B) -> Call<'a, P, Q, B, R, PS, Provided> {
+        self.body = Some(body);
+        self.retype()
+    }
+}
+
+impl<P, Q, B, R, PS, BS> Call<'_, P, Q, B, R, PS, BS>
+where
+    Q: Slot<Presence = Declared>,
+{
+    /// Gives the query (a second call replaces the first). It is validated, then serialised
+    /// with `serde_qs` so that the server parses the same value back: nested fields as
+    /// `a[b]=1`, lists as `tags[0]=x&tags[1]=y`.
+    ///
+    /// An empty list and a `None` are both left out of the query string: give list fields
+    /// `#[serde(default)]` so that the server reads them back as empty.
+    pub fn query(mut self, query: Q) -> Self {
+        self.query = Some(query);
+        self
+    }
+}
+
+impl<P, Q, B, R, PS, BS> Call<'_, P, Q, B, R, PS, BS>
+where
+    P: Slot,
+    Q: Slot,
+    B: Slot,
+    R: Slot,
+{
+    /// Validates what is given, sends the request, and decodes the answer into the contract's
+    /// response type, validating it.
+    ///
+    /// Compiles only when the params and the body are ready (given, or not declared).
+    ///
+    /// # Errors
+    ///
+    /// - [`Error::is_validation`] with [`Part::Params`], [`Part::Query`] or [`Part::Body`]
+    ///   when what was given breaks its rules — nothing is sent;
+    /// - [`Error::is_status`] for a non-2xx answer, with the decoded error body;
+    /// - [`Error::is_decode`] when a 2xx body is not the response type;
+    /// - [`Error::is_validation`] with [`Part::Response`] when the response breaks its rules;
+    /// - [`Error::is_transport`] / [`Error::is_timeout`] when the request could not be carried
+    ///   out; [`Error::is_builder`] for a malformed header or an unencodable value.
+    pub async fn send(self) -> Result<R, Error>
+    where
+        PS: ParamsReady,
+        BS: BodyReady,
+    {
+        self.send_inner().await.map(Response::into_value)
+    }
+
+    /// Like [`send`](Call::send), but also returns the answer's status and headers (a
+    /// `Location`, a rate limit).
+    ///
+    /// # Errors
+    ///
+    /// As [`send`](Call::send).
+    pub async fn send_full(self) -> Result<Response<R>, Error>
+    where
+        PS: ParamsReady,
+        BS: BodyReady,
+    {
+        self.send_inner().await
+    }
+
+    async fn send_inner(self) -> Result<Response<R>, Error> {
+        let Self {
+            client,
+            endpoint,
+            params,
+            query,
+            body,
+            headers,
+            timeout,
+            error,
+            ..
+        } = self;
+        if let Some(error) = error {
+            return Err(error);
+        }
+        if let Some(params) = &params {
+            check(Part::Params, params)?;
+        }
+        let path = crate::url::path(endpoint, params.as_ref())?;
+        let query = match &query {
+            Some(query) => {
+                check(Part::Query, query)?;
+                crate::url::encode_query(query)?
+            }
+            None => String::new(),
+        };
+        let body = match &body {
+            Some(body) if <B::Presence as Presence>::DECLARED => {
+                check(Part::Body, body)?;
+                let bytes = serde_json::to_vec(body).map_err(|e| {
+                    Error::builder(format!("the body cannot be serialised as JSON: {e}"))
+                })?;
+                Some(bytes)
+            }
+            _ => None,
+        };
+        let url = crate::url::join(client.base_url(), &path, &query);
+        let request = Prepared {
+            method: endpoint.method().clone(),
+            url: url.clone(),
+            headers,
+            body,
+            timeout,
+        };
+        let received = client.execute(request).await?;
+        decode(received).map_err(|e| e.with_url(&url))
+    }
+}
+
+fn check<T: Slot>(part: Part, value: &T) -> Result<(), Error> {
+    value
+        .check()
+        .map_err(|errors| Error::validation(part, Detail::from_validation(&errors)))
+}
+
+/// A decoded answer with its status and headers. Returned by [`Call::send_full`].
+#[derive(Debug, Clone)]
+pub struct Response<R> {
+    status: StatusCode,
+    headers: HeaderMap,
+    value: R,
+}
+
+impl<R> Response<R> {
+    /// The status (a `2xx`).
+    pub fn status(&self) -> StatusCode {
+        self.status
+    }
+
+    /// The headers.
+    pub fn headers(&self) -> &HeaderMap {
+        &self.headers
+    }
+
+    /// The decoded, validated value.
+    pub fn value(&self) -> &R {
+        &self.value
+    }
+
+    /// The decoded, validated value.
+    pub fn into_value(self) -> R {
+        self.value
+    }
+
+    /// The status, the headers and the value.
+    pub fn into_parts(self) -> (StatusCode, HeaderMap, R) {
+        (self.status, self.headers, self.value)
+    }
+}
+
+/// Turns an answer into the response value or the error it stands for.
+pub(crate) fn decode<R: Slot>(received: Received) -> Result<Response<R>, Error> {
+    let Received {
+        status,
+        headers,
+        body,
+    } = received;
+    if !status.is_success() {
+        return Err(Error::status_error(status, error_body(status, &body)));
+    }
+    // No content declared: whatever came is ignored. An empty body decodes as JSON `null`, so
+    // a declared `Option<T>` reads a 204 as `None`.
+    let bytes: &[u8] = if !<R::Presence as Presence>::DECLARED || body.is_empty() {
+        b"null"
+    } else {
+        &body
+    };
+    let mut deserializer = serde_json::Deserializer::from_slice(bytes);
+    let value: R = serde_path_to_error::deserialize(&mut deserializer)
+        .map_err(|e| {
+            let detail = Detail::new(json_path(e.path()), strip_position(&e.inner().to_string()));
+            Error::decode(status, detail, e.into_inner())
+        })?;
+    deserializer.end().map_err(|e| {
+        Error::decode(
+            status,
+            Detail::new(Vec::new(), strip_position(&e.to_string())),
+            e,
+        )
+    })?;
+    value.check().map_err(|errors| {
+        Error::validation(Part::Response, Detail::from_validation(&errors)).with_status(status)
+    })?;
+    Ok(Response {
+        status,
+        headers,
+        value,
+    })
+}
+
+/// The pactum error body of a non-2xx answer, or one made from its raw text.
+fn error_body(status: StatusCode, body: &Bytes) -> ErrorBody {
+    if let Ok(decoded) = serde_json::from_slice::<ErrorBody>(body) {
+        return decoded;
+    }
+    let text = String::from_utf8_lossy(body).trim().to_owned();
+    let error = if text.is_empty() {
+        status.canonical_reason().unwrap_or("").to_owned()
+    } else {
+        text
+    };
+    ErrorBody {
+        error,
+        details: Vec::new(),
+        code: None,
+    }
+}
+
+fn json_path(path: &serde_path_to_error::Path) -> Vec<PathSegment> {
+    use serde_path_to_error::Segment;
+    path.iter()
+        .filter_map(|segment| match segment {
+            Segment::Seq { index } => Some(PathSegment::Index(*index)),
+            Segment::Map { key } => Some(PathSegment::Key(key.clone())),
+            Segment::Enum { .. } | Segment::Unknown => None,
+        })
+        .collect()
+}
+
+/// serde_json appends ` at line L column C`; the path already says where.
+fn strip_position(message: &str) -> String {
+    match message.rfind(" at line ") {
+        Some(at) if message[at..].contains(" column ") => message[..at].to_owned(),
+        _ => message.to_owned(),
+    }
+}
