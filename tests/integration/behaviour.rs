@@ -323,3 +323,4 @@ macro_rules! adapter_cases {
 }
 
 adapter_cases!(native, crate::support::native);
+adapter_cases!(warp, crate::support::warp);

@@ -115,3 +115,18 @@ pub async fn native_with(handlers: Vec<AnyHandler>, options: ServerOptions) -> T
 pub async fn native() -> TestServer {
     native_with(crate::api::handlers(), options()).await
 }
+
+/// The conformance API through the warp adapter, served with the hardened settings; requests
+/// no contract matches fall through to the adapter's JSON 404, as in the fixture.
+pub async fn warp() -> TestServer {
+    use warp::Filter;
+    let app = pactum_warp::filter(crate::api::handlers())
+        .expect("valid handler list")
+        .or(pactum_warp::not_found());
+    let server = pactum_warp::serve(app, options()).await.expect("server starts");
+    TestServer {
+        addr: server.local_addr(),
+        server,
+        client: client(),
+    }
+}

@@ -118,10 +118,6 @@ impl Error {
         error
     }
 
-    pub(crate) fn transport(source: impl Into<BoxError>) -> Self {
-        Self::new(Kind::Transport).with_source(source)
-    }
-
     pub(crate) fn timeout() -> Self {
         Self::new(Kind::Timeout).with_source(Elapsed)
     }

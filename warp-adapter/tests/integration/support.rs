@@ -13,57 +13,57 @@ use warp::reply::Reply;
 use warp::Filter;
 
 #[derive(Debug, Serialize, Deserialize, Validate)]
-pub struct UserPath {
-    pub id: u64,
+pub(crate) struct UserPath {
+    pub(crate) id: u64,
 }
 
 #[derive(Debug, Serialize, Deserialize, Validate)]
-pub struct User {
-    pub id: u64,
-    pub name: String,
+pub(crate) struct User {
+    pub(crate) id: u64,
+    pub(crate) name: String,
 }
 
 #[derive(Debug, Serialize, Deserialize, Validate)]
-pub struct NewUser {
+pub(crate) struct NewUser {
     #[validate(length(min = 1, max = 50))]
-    pub name: String,
+    pub(crate) name: String,
     #[validate(email)]
-    pub email: String,
+    pub(crate) email: String,
 }
 
 #[derive(Debug, Serialize, Deserialize, Validate)]
-pub struct Search {
+pub(crate) struct Search {
     #[serde(default)]
-    pub tag: Vec<String>,
-    pub limit: Option<u32>,
+    pub(crate) tag: Vec<String>,
+    pub(crate) limit: Option<u32>,
 }
 
 #[derive(Debug, Serialize, Deserialize, Validate)]
-pub struct Echo {
-    pub url: String,
-    pub tags: Vec<String>,
-    pub limit: Option<u32>,
+pub(crate) struct Echo {
+    pub(crate) url: String,
+    pub(crate) tags: Vec<String>,
+    pub(crate) limit: Option<u32>,
 }
 
 #[derive(Debug, Serialize, Deserialize, Validate)]
-pub struct Orders {
-    pub count: u32,
+pub(crate) struct Orders {
+    pub(crate) count: u32,
 }
 
 #[derive(Debug, Serialize, Deserialize, Validate)]
-pub struct NewOrder {
+pub(crate) struct NewOrder {
     #[validate(range(min = 1, max = 100))]
-    pub qty: u32,
+    pub(crate) qty: u32,
 }
 
 /// The bearer token the `/secure` contract's middleware accepts.
-pub const TOKEN: &str = "secret-token";
+pub(crate) const TOKEN: &str = "secret-token";
 
 /// Body limit of `POST /users`.
-pub const USERS_BODY_LIMIT: usize = 1024;
+pub(crate) const USERS_BODY_LIMIT: usize = 1024;
 
 /// `/users/:id`, `/users`, `/whoami`, `/panic`, `/secure`.
-pub fn users() -> Vec<AnyHandler> {
+pub(crate) fn users() -> Vec<AnyHandler> {
     let get_user = Endpoint::get(route::pattern("/users/:id"))
         .params::<UserPath>()
         .response::<User>()
@@ -148,7 +148,7 @@ pub fn users() -> Vec<AnyHandler> {
 }
 
 /// `/orders` (GET and POST): a second list, for `.or()`.
-pub fn orders() -> Vec<AnyHandler> {
+pub(crate) fn orders() -> Vec<AnyHandler> {
     let list = Endpoint::get(route::static_path("/orders"))
         .response::<Orders>()
         .build()
@@ -170,13 +170,13 @@ pub fn orders() -> Vec<AnyHandler> {
 }
 
 /// A filter on warp's own server, on `127.0.0.1:0`, stopped on drop.
-pub struct TestServer {
-    pub addr: SocketAddr,
+pub(crate) struct TestServer {
+    pub(crate) addr: SocketAddr,
     stop: Option<oneshot::Sender<()>>,
 }
 
 impl TestServer {
-    pub fn url(&self, path: &str) -> String {
+    pub(crate) fn url(&self, path: &str) -> String {
         format!("http://{}{path}", self.addr)
     }
 }
@@ -189,7 +189,7 @@ impl Drop for TestServer {
     }
 }
 
-pub async fn spawn<F>(filter: F) -> TestServer
+pub(crate) async fn spawn<F>(filter: F) -> TestServer
 where
     F: Filter + Clone + Send + Sync + 'static,
     F::Extract: Reply,
@@ -211,7 +211,7 @@ where
     }
 }
 
-pub fn client() -> reqwest::Client {
+pub(crate) fn client() -> reqwest::Client {
     reqwest::Client::builder()
         .timeout(Duration::from_secs(10))
         .build()
@@ -220,27 +220,27 @@ pub fn client() -> reqwest::Client {
 
 /// A response read off a raw socket.
 #[derive(Debug)]
-pub struct RawResponse {
-    pub status: u16,
-    pub head: String,
-    pub body: Vec<u8>,
+pub(crate) struct RawResponse {
+    pub(crate) status: u16,
+    pub(crate) head: String,
+    pub(crate) body: Vec<u8>,
 }
 
 impl RawResponse {
-    pub fn header(&self, name: &str) -> Option<&str> {
+    pub(crate) fn header(&self, name: &str) -> Option<&str> {
         self.head.lines().skip(1).find_map(|line| {
             let (n, v) = line.split_once(':')?;
             n.trim().eq_ignore_ascii_case(name).then(|| v.trim())
         })
     }
 
-    pub fn json(&self) -> serde_json::Value {
+    pub(crate) fn json(&self) -> serde_json::Value {
         serde_json::from_slice(&self.body).unwrap()
     }
 }
 
 /// Writes `request` as is and reads one response (head, then a `Content-Length` body).
-pub async fn raw(addr: SocketAddr, request: &[u8]) -> RawResponse {
+pub(crate) async fn raw(addr: SocketAddr, request: &[u8]) -> RawResponse {
     let mut stream = TcpStream::connect(addr).await.unwrap();
     stream.write_all(request).await.unwrap();
     tokio::time::timeout(Duration::from_secs(10), read_response(&mut stream))
@@ -248,7 +248,7 @@ pub async fn raw(addr: SocketAddr, request: &[u8]) -> RawResponse {
         .expect("a response within 10 s")
 }
 
-pub async fn read_response(stream: &mut TcpStream) -> RawResponse {
+pub(crate) async fn read_response(stream: &mut TcpStream) -> RawResponse {
     let mut buf = Vec::new();
     let mut chunk = [0u8; 8192];
     let head_end = loop {

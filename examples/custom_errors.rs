@@ -1,0 +1,64 @@
+//! Replacing the built-in error body: every error — validation, 404, handler errors — goes
+//! through one formatter. Here: RFC 9457 problem details.
+//!
+//! ```text
+//! cargo run --example custom_errors
+//! curl -i localhost:3000/nope
+//! curl -i 'localhost:3000/square?n=abc'
+//! ```
+
+use pactum::http::header::{HeaderValue, CONTENT_TYPE};
+use pactum::{handler, route, Ctx, Endpoint, Error, NoParams, Response, ServerOptions};
+use serde::{Deserialize, Serialize};
+use validator::Validate;
+
+#[derive(Serialize, Deserialize, Validate)]
+struct Square {
+    #[validate(range(min = -1000, max = 1000))]
+    n: i64,
+}
+
+#[derive(Serialize, Deserialize, Validate)]
+struct Squared {
+    result: i64,
+}
+
+/// `application/problem+json`, with the details as `errors`.
+fn problem(error: &Error) -> Response {
+    let body = error.to_body();
+    let problem = serde_json::json!({
+        "type": "about:blank",
+        "title": body.error,
+        "status": error.status().as_u16(),
+        "errors": body.details,
+    });
+    let mut response = pactum::http::Response::new(problem.to_string().into());
+    *response.status_mut() = error.status();
+    if let Some(http) = error.as_http() {
+        response.headers_mut().extend(http.headers().clone());
+    }
+    response.headers_mut().insert(
+        CONTENT_TYPE,
+        HeaderValue::from_static("application/problem+json"),
+    );
+    response
+}
+
+#[tokio::main]
+async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    tracing_subscriber::fmt().with_env_filter("info").init();
+    let square = Endpoint::get(route::static_path("/square"))
+        .query::<Square>()
+        .response::<Squared>()
+        .build()?;
+    let handlers = vec![handler(square, |ctx: Ctx<NoParams, Square>| async move {
+        Ok(Squared {
+            result: ctx.query.n * ctx.query.n,
+        })
+    })
+    .into()];
+    let server = pactum::serve(handlers, ServerOptions::new().error_formatter(problem)).await?;
+    tracing::info!(addr = %server.local_addr(), "try /square?n=12 and /square?n=abc");
+    server.shutdown_on_signal().await;
+    Ok(())
+}
