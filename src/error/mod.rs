@@ -138,6 +138,22 @@ impl<E: std::error::Error + Send + Sync + 'static> From<E> for Error {
     }
 }
 
+impl From<Error> for BoxError {
+    /// Unwraps the original error, so `?` works in functions returning `Box<dyn Error>`.
+    fn from(error: Error) -> Self {
+        match *error.inner {
+            Inner::Http(e) => Box::new(e),
+            Inner::Other(e) => e,
+        }
+    }
+}
+
+impl From<Error> for Box<dyn std::error::Error + 'static> {
+    fn from(error: Error) -> Self {
+        BoxError::from(error)
+    }
+}
+
 impl fmt::Debug for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &*self.inner {

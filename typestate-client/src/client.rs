@@ -305,8 +305,11 @@ pub struct ClientBuilder {
     headers: HeaderMap,
     timeout: Option<Duration>,
     roots: Vec<CertificateDer<'static>>,
+    configure: Option<ConfigureReqwest>,
     error: Option<Error>,
 }
+
+type ConfigureReqwest = Box<dyn FnOnce(reqwest::ClientBuilder) -> reqwest::ClientBuilder + Send>;
 
 impl fmt::Debug for ClientBuilder {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -317,6 +320,7 @@ impl fmt::Debug for ClientBuilder {
             .field("default_headers", &self.headers)
             .field("timeout", &self.timeout)
             .field("extra_roots", &self.roots.len())
+            .field("configure_reqwest", &self.configure.is_some())
             .finish_non_exhaustive()
     }
 }
@@ -337,6 +341,7 @@ impl ClientBuilder {
             headers: HeaderMap::new(),
             timeout: Some(DEFAULT_TIMEOUT),
             roots: Vec::new(),
+            configure: None,
             error: None,
         }
     }
@@ -362,6 +367,30 @@ impl ClientBuilder {
     /// of this builder still apply, per request.
     pub fn reqwest_client(mut self, client: reqwest::Client) -> Self {
         self.reqwest = Some(client);
+        self
+    }
+
+    /// Adjusts the `reqwest::ClientBuilder` this builder makes (HTTP/2 prior knowledge, a
+    /// proxy, connection pool sizes, a connect timeout, ...), keeping its TLS setup.
+    ///
+    /// `f` runs after the TLS backend is set: TLS settings made in `f` (root certificates,
+    /// another backend) are ignored or break the ring-based setup — use
+    /// [`add_root_certificate`](ClientBuilder::add_root_certificate), or
+    /// [`reqwest_client`](ClientBuilder::reqwest_client) for full control. Not combinable with
+    /// [`reqwest_client`](ClientBuilder::reqwest_client).
+    ///
+    /// ```
+    /// let client = pactum_client::Client::builder()
+    ///     .base_url("http://localhost:3000")
+    ///     .configure_reqwest(|b| b.http2_prior_knowledge().pool_max_idle_per_host(4))
+    ///     .build()?;
+    /// # Ok::<(), pactum_client::Error>(())
+    /// ```
+    pub fn configure_reqwest<F>(mut self, f: F) -> Self
+    where
+        F: FnOnce(reqwest::ClientBuilder) -> reqwest::ClientBuilder + Send + 'static,
+    {
+        self.configure = Some(Box::new(f));
         self
     }
 
@@ -451,9 +480,9 @@ impl ClientBuilder {
         let base = self.base.transpose()?;
         let (base, transport) = match (self.pipeline, base) {
             (Some(pipeline), base) => {
-                if self.reqwest.is_some() || !self.roots.is_empty() {
+                if self.reqwest.is_some() || self.configure.is_some() || !self.roots.is_empty() {
                     return Err(Error::builder(
-                        "an in-process client sends no HTTP: it takes no reqwest client and no root certificate",
+                        "an in-process client sends no HTTP: it takes no reqwest client, reqwest settings or root certificate",
                     ));
                 }
                 let base = match base {
@@ -469,16 +498,20 @@ impl ClientBuilder {
             }
             (None, Some(base)) => {
                 let client = match self.reqwest {
-                    Some(_) if !self.roots.is_empty() => {
+                    Some(_) if !self.roots.is_empty() || self.configure.is_some() => {
                         return Err(Error::builder(
-                            "root certificates cannot be added to a caller-supplied reqwest client: add them to that client",
+                            "root certificates and reqwest settings cannot be applied to a caller-supplied reqwest client: set them on that client",
                         ))
                     }
                     Some(client) => client,
-                    None => reqwest::Client::builder()
-                        .tls_backend_preconfigured(tls::client_config(self.roots)?)
-                        .build()
-                        .map_err(Error::from_reqwest)?,
+                    None => {
+                        let mut builder = reqwest::Client::builder()
+                            .tls_backend_preconfigured(tls::client_config(self.roots)?);
+                        if let Some(configure) = self.configure {
+                            builder = configure(builder);
+                        }
+                        builder.build().map_err(Error::from_reqwest)?
+                    }
                 };
                 (base, Transport::Http(client))
             }
@@ -511,8 +544,17 @@ mod tests {
         assert!(Client::new("nope").unwrap_err().is_builder());
         let err = Client::builder()
             .base_url("http://h")
-            .reqwest_client(reqwest::Client::new())
             .add_root_certificate("not pem")
+            .build()
+            .unwrap_err();
+        assert!(err.is_builder());
+        let err = Client::builder()
+            .base_url("http://h")
+            .reqwest_client(reqwest::Client::builder()
+                .tls_backend_preconfigured(tls::client_config(Vec::new()).unwrap())
+                .build()
+                .unwrap())
+            .configure_reqwest(|b| b)
             .build()
             .unwrap_err();
         assert!(err.is_builder());

@@ -1,0 +1,506 @@
+//! The native server's hardened connection handling, over real sockets: header read timeout,
+//! head and header-count limits, graceful shutdown and its deadline, the client-error hook,
+//! request timeout, connection limit, h2c and keep-alive.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use serde_json::json;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+
+use crate::support::{self, native, native_with, options, read_to_close, TestServer};
+
+const HEALTH: &[u8] = b"GET /health HTTP/1.1\r\nhost: x\r\nconnection: close\r\n\r\n";
+
+/// Waits until `done()` holds, polling, for at most `limit`.
+async fn eventually(limit: Duration, done: impl Fn() -> bool) -> bool {
+    let start = Instant::now();
+    while start.elapsed() < limit {
+        if done() {
+            return true;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    done()
+}
+
+/// Reads one HTTP/1.1 response with a `content-length` from a kept-alive connection.
+async fn read_response(stream: &mut TcpStream) -> String {
+    let mut buf = Vec::new();
+    let mut chunk = [0u8; 4096];
+    let read = async {
+        loop {
+            let n = stream.read(&mut chunk).await.expect("read");
+            assert!(n > 0, "closed early: {}", String::from_utf8_lossy(&buf));
+            buf.extend_from_slice(&chunk[..n]);
+            let text = String::from_utf8_lossy(&buf).into_owned();
+            if let Some(end) = text.find("\r\n\r\n") {
+                let length: usize = text[..end]
+                    .lines()
+                    .find_map(|l| {
+                        let (name, value) = l.split_once(':')?;
+                        name.eq_ignore_ascii_case("content-length")
+                            .then(|| value.trim().parse().ok())?
+                    })
+                    .unwrap_or(0);
+                if buf.len() >= end + 4 + length {
+                    return text;
+                }
+            }
+        }
+    };
+    tokio::time::timeout(Duration::from_secs(5), read)
+        .await
+        .expect("a response within 5 s")
+}
+
+fn status_of(raw: &str) -> &str {
+    raw.get(9..12).unwrap_or(raw)
+}
+
+// ---------------------------------------------------------------------------------------
+// Slowloris: the header read timeout.
+// ---------------------------------------------------------------------------------------
+
+#[tokio::test]
+async fn unfinished_headers_are_closed_after_the_header_timeout() {
+    let app = native_with(
+        crate::api::handlers(),
+        options().header_read_timeout(Duration::from_millis(300)),
+    )
+    .await;
+    let mut slow = TcpStream::connect(app.addr).await.expect("connect");
+    slow.write_all(b"GET /health HTTP/1.1\r\nhost: x\r\nx-slow: 1\r\n")
+        .await
+        .expect("write");
+    let started = Instant::now();
+    let answer = read_to_close(&mut slow, Duration::from_secs(5)).await;
+    let waited = started.elapsed();
+    assert!(
+        waited < Duration::from_secs(3),
+        "still open after {waited:?}: {answer:?}"
+    );
+    assert!(
+        waited >= Duration::from_millis(200),
+        "closed too early ({waited:?}): {answer:?}"
+    );
+    assert!(!answer.contains(" 200 "), "{answer}");
+    // Other clients are served all along.
+    app.get("/health")
+        .await
+        .assert(200, json!({"status": "ok"}));
+}
+
+#[tokio::test]
+async fn headers_trickled_byte_by_byte_are_still_cut_off() {
+    let app = native_with(
+        crate::api::handlers(),
+        options().header_read_timeout(Duration::from_millis(300)),
+    )
+    .await;
+    let mut slow = TcpStream::connect(app.addr).await.expect("connect");
+    let started = Instant::now();
+    let head = b"GET /health HTTP/1.1\r\nhost: x\r\nx-padding: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\r\n";
+    let mut closed = false;
+    for byte in head.iter().cycle().take(400) {
+        if slow.write_all(&[*byte]).await.is_err() {
+            closed = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        if started.elapsed() > Duration::from_secs(5) {
+            break;
+        }
+    }
+    if !closed {
+        let answer = read_to_close(&mut slow, Duration::from_secs(1)).await;
+        assert!(!answer.contains(" 200 "), "{answer}");
+    }
+    assert!(
+        started.elapsed() < Duration::from_secs(4),
+        "a trickling client kept its connection for {:?}",
+        started.elapsed()
+    );
+    app.get("/health")
+        .await
+        .assert(200, json!({"status": "ok"}));
+}
+
+/// A client that connects and never sends a byte holds a connection (and, with
+/// `max_connections`, a slot) as surely as one that stops mid-head.
+#[tokio::test]
+async fn a_silent_connection_is_closed_after_the_header_timeout() {
+    let app = native_with(
+        crate::api::handlers(),
+        options().header_read_timeout(Duration::from_millis(300)),
+    )
+    .await;
+    let mut silent = TcpStream::connect(app.addr).await.expect("connect");
+    let started = Instant::now();
+    let answer = read_to_close(&mut silent, Duration::from_secs(5)).await;
+    let waited = started.elapsed();
+    assert!(
+        waited < Duration::from_secs(3),
+        "a connection that sent nothing was still open after {waited:?} ({answer:?})"
+    );
+    app.get("/health")
+        .await
+        .assert(200, json!({"status": "ok"}));
+}
+
+// ---------------------------------------------------------------------------------------
+// Head limits: 431.
+// ---------------------------------------------------------------------------------------
+
+fn request_with_header_bytes(bytes: usize) -> Vec<u8> {
+    format!(
+        "GET /health HTTP/1.1\r\nhost: x\r\nx-big: {}\r\nconnection: close\r\n\r\n",
+        "a".repeat(bytes)
+    )
+    .into_bytes()
+}
+
+#[tokio::test]
+async fn a_head_over_max_head_bytes_is_431() {
+    let app = native_with(
+        crate::api::handlers(),
+        options().max_head_bytes(16 * 1024),
+    )
+    .await;
+    let small = app.raw(&request_with_header_bytes(8 * 1024)).await;
+    assert_eq!(status_of(&small), "200", "{small}");
+    let big = app.raw(&request_with_header_bytes(20 * 1024)).await;
+    assert!(
+        big.starts_with("HTTP/1.1 431"),
+        "{}",
+        &big[..big.len().min(200)]
+    );
+    app.get("/health")
+        .await
+        .assert(200, json!({"status": "ok"}));
+}
+
+#[tokio::test]
+async fn the_default_head_limit_is_64_kib() {
+    let app = native().await;
+    let under = app.raw(&request_with_header_bytes(60 * 1024)).await;
+    assert_eq!(status_of(&under), "200", "{}", &under[..under.len().min(200)]);
+    let over = app.raw(&request_with_header_bytes(100 * 1024)).await;
+    assert!(
+        over.starts_with("HTTP/1.1 431"),
+        "{}",
+        &over[..over.len().min(200)]
+    );
+}
+
+fn request_with_headers(count: usize) -> Vec<u8> {
+    let mut head = String::from("GET /health HTTP/1.1\r\nhost: x\r\nconnection: close\r\n");
+    for i in 0..count {
+        head.push_str(&format!("x-h{i}: {i}\r\n"));
+    }
+    head.push_str("\r\n");
+    head.into_bytes()
+}
+
+#[tokio::test]
+async fn more_than_max_headers_is_431() {
+    let app = native_with(crate::api::handlers(), options().max_headers(10)).await;
+    // host + connection + 6 = 8 headers.
+    let few = app.raw(&request_with_headers(6)).await;
+    assert_eq!(status_of(&few), "200", "{few}");
+    let many = app.raw(&request_with_headers(20)).await;
+    assert!(many.starts_with("HTTP/1.1 431"), "{many}");
+    app.get("/health")
+        .await
+        .assert(200, json!({"status": "ok"}));
+}
+
+#[tokio::test]
+async fn the_default_header_count_limit_is_100() {
+    let app = native().await;
+    let ok = app.raw(&request_with_headers(90)).await;
+    assert_eq!(status_of(&ok), "200", "{ok}");
+    let many = app.raw(&request_with_headers(150)).await;
+    assert!(many.starts_with("HTTP/1.1 431"), "{many}");
+}
+
+// ---------------------------------------------------------------------------------------
+// Graceful shutdown.
+// ---------------------------------------------------------------------------------------
+
+#[tokio::test]
+async fn shutdown_lets_an_in_flight_request_finish() {
+    let TestServer {
+        addr,
+        server,
+        client,
+    } = native().await;
+    // An idle kept-alive connection must not hold the shutdown up.
+    let warm = client
+        .get(format!("http://{addr}/health"))
+        .send()
+        .await
+        .expect("sent");
+    assert_eq!(warm.status(), 200);
+    let in_flight = tokio::spawn({
+        let client = client.clone();
+        async move {
+            let response = client
+                .get(format!("http://{addr}/slow?ms=400"))
+                .send()
+                .await?;
+            let status = response.status().as_u16();
+            let body: serde_json::Value = response.json().await?;
+            Ok::<_, reqwest::Error>((status, body))
+        }
+    });
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let started = Instant::now();
+    let finished = server.shutdown().await;
+    let took = started.elapsed();
+    assert!(finished, "shutdown reported unfinished connections");
+    assert!(
+        took >= Duration::from_millis(200),
+        "shutdown returned after {took:?}, before the request could finish"
+    );
+    assert!(took < Duration::from_secs(5), "shutdown took {took:?}");
+    let (status, body) = in_flight
+        .await
+        .expect("task")
+        .expect("the in-flight request completes");
+    assert_eq!((status, body), (200, json!({"slept": 400})));
+    // The listener is closed.
+    let refused = tokio::time::timeout(Duration::from_secs(2), TcpStream::connect(addr)).await;
+    assert!(
+        matches!(refused, Ok(Err(_))),
+        "a new connection was accepted after shutdown: {refused:?}"
+    );
+}
+
+#[tokio::test]
+async fn shutdown_of_an_idle_server_is_prompt() {
+    let TestServer { addr, server, .. } = native().await;
+    let started = Instant::now();
+    assert!(server.shutdown().await);
+    assert!(started.elapsed() < Duration::from_secs(1));
+    assert!(TcpStream::connect(addr).await.is_err());
+}
+
+#[tokio::test]
+async fn shutdown_gives_up_at_its_deadline() {
+    let TestServer {
+        addr,
+        server,
+        client,
+    } = native_with(
+        crate::api::handlers(),
+        options().shutdown_timeout(Duration::from_millis(200)),
+    )
+    .await;
+    let in_flight = tokio::spawn({
+        let client = client.clone();
+        async move {
+            let response = client
+                .get(format!("http://{addr}/slow?ms=5000"))
+                .send()
+                .await?;
+            response.text().await
+        }
+    });
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let started = Instant::now();
+    let finished = server.shutdown().await;
+    let took = started.elapsed();
+    assert!(!finished, "shutdown claimed the 5 s request finished");
+    assert!(
+        took >= Duration::from_millis(150) && took < Duration::from_secs(2),
+        "shutdown took {took:?} with a 200 ms deadline"
+    );
+    // The request that outlived the deadline is cut off, not answered late.
+    let outcome = tokio::time::timeout(Duration::from_secs(3), in_flight)
+        .await
+        .expect("the cut-off request ends promptly")
+        .expect("task");
+    assert!(outcome.is_err(), "{outcome:?}");
+}
+
+// ---------------------------------------------------------------------------------------
+// Hooks, timeouts, limits.
+// ---------------------------------------------------------------------------------------
+
+#[tokio::test]
+async fn client_errors_reach_the_hook_and_get_a_400() {
+    let errors = Arc::new(AtomicUsize::new(0));
+    let seen = Arc::clone(&errors);
+    let app = native_with(
+        crate::api::handlers(),
+        options().on_client_error(move |_error| {
+            seen.fetch_add(1, Ordering::SeqCst);
+        }),
+    )
+    .await;
+    let raw = app.raw(b"this is not http at all\r\n\r\n").await;
+    assert!(raw.starts_with("HTTP/1.1 400"), "{raw:?}");
+    assert!(
+        eventually(Duration::from_secs(2), || errors.load(Ordering::SeqCst) == 1).await,
+        "hook called {} times",
+        errors.load(Ordering::SeqCst)
+    );
+    // The server keeps serving, and a clean request does not call the hook.
+    let ok = app.raw(HEALTH).await;
+    assert_eq!(status_of(&ok), "200", "{ok}");
+    app.get("/health")
+        .await
+        .assert(200, json!({"status": "ok"}));
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    assert_eq!(errors.load(Ordering::SeqCst), 1);
+}
+
+#[tokio::test]
+async fn request_timeout_answers_503() {
+    let app = native_with(
+        crate::api::handlers(),
+        options().request_timeout(Duration::from_millis(200)),
+    )
+    .await;
+    let started = Instant::now();
+    app.get("/slow?ms=3000")
+        .await
+        .assert(503, json!({"error": "Request timeout"}));
+    assert!(
+        started.elapsed() < Duration::from_millis(1500),
+        "answered after {:?}",
+        started.elapsed()
+    );
+    app.get("/slow?ms=10")
+        .await
+        .assert(200, json!({"slept": 10}));
+}
+
+#[tokio::test]
+async fn request_timeout_uses_the_error_formatter() {
+    let app = native_with(
+        crate::api::handlers(),
+        options()
+            .request_timeout(Duration::from_millis(100))
+            .error_formatter(|error| {
+                let mut response = pactum::http::Response::new(bytes::Bytes::from(format!(
+                    "oops: {}",
+                    error.to_body().error
+                )));
+                *response.status_mut() = error.status();
+                response
+            }),
+    )
+    .await;
+    let answer = app.get("/slow?ms=2000").await;
+    assert_eq!((answer.status, answer.text.as_str()), (503, "oops: Request timeout"));
+}
+
+#[tokio::test]
+async fn max_connections_holds_the_next_connection_until_one_closes() {
+    let app = native_with(crate::api::handlers(), options().max_connections(1)).await;
+    let get = b"GET /health HTTP/1.1\r\nhost: x\r\n\r\n";
+    let mut first = TcpStream::connect(app.addr).await.expect("connect");
+    first.write_all(get).await.expect("write");
+    assert_eq!(status_of(&read_response(&mut first).await), "200");
+
+    // The kernel completes the handshake, but the server does not serve it yet.
+    let mut second = TcpStream::connect(app.addr).await.expect("connect");
+    second.write_all(get).await.expect("write");
+    let mut byte = [0u8; 1];
+    let early = tokio::time::timeout(Duration::from_millis(400), second.read(&mut byte)).await;
+    assert!(early.is_err(), "the second connection was served while the first was open");
+
+    // The first connection is still served.
+    first.write_all(get).await.expect("write");
+    assert_eq!(status_of(&read_response(&mut first).await), "200");
+
+    drop(first);
+    let answer = read_response(&mut second).await;
+    assert_eq!(status_of(&format!("HTTP/1.1 {}", &answer[9..])), "200", "{answer}");
+}
+
+#[tokio::test]
+async fn h2c_prior_knowledge_is_served() {
+    let app = native().await;
+    support::install_crypto();
+    let h2 = reqwest::Client::builder()
+        .http2_prior_knowledge()
+        .timeout(Duration::from_secs(10))
+        .build()
+        .expect("client builds");
+    let response = h2.get(app.url("/health")).send().await.expect("sent");
+    assert_eq!(response.version(), reqwest::Version::HTTP_2);
+    assert_eq!(response.status(), 200);
+    assert_eq!(
+        response.json::<serde_json::Value>().await.expect("json"),
+        json!({"status": "ok"})
+    );
+    // Bodies, errors and several streams on one connection.
+    let created = h2
+        .post(app.url("/users"))
+        .header("content-type", "application/json")
+        .body(r#"{"name":"Ada","email":"ada@example.com"}"#)
+        .send()
+        .await
+        .expect("sent");
+    assert_eq!(created.version(), reqwest::Version::HTTP_2);
+    assert_eq!(created.status(), 201);
+    let (a, b) = tokio::join!(
+        h2.get(app.url("/slow?ms=100")).send(),
+        h2.get(app.url("/users/9")).send()
+    );
+    assert_eq!(a.expect("sent").status(), 200);
+    let missing = b.expect("sent");
+    assert_eq!(missing.status(), 404);
+    assert_eq!(
+        missing.json::<serde_json::Value>().await.expect("json"),
+        json!({"error": "User not found"})
+    );
+}
+
+#[tokio::test]
+async fn keep_alive_serves_sequential_requests_on_one_connection() {
+    let app = native().await;
+    let mut stream = TcpStream::connect(app.addr).await.expect("connect");
+    for path in ["/health", "/users/1", "/health"] {
+        let request = format!("GET {path} HTTP/1.1\r\nhost: x\r\n\r\n");
+        stream.write_all(request.as_bytes()).await.expect("write");
+        let answer = read_response(&mut stream).await;
+        let expected = if path == "/health" { "200" } else { "404" };
+        assert_eq!(status_of(&answer), expected, "{answer}");
+        assert!(
+            !answer.to_ascii_lowercase().contains("connection: close"),
+            "{answer}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_pooled_client_reuses_its_connection() {
+    // With room for one connection only, the second request on a kept-alive client is served
+    // at once only if it goes over the same connection.
+    let app = native_with(crate::api::handlers(), options().max_connections(1)).await;
+    let started = Instant::now();
+    for _ in 0..3 {
+        app.get("/health")
+            .await
+            .assert(200, json!({"status": "ok"}));
+    }
+    assert!(
+        started.elapsed() < Duration::from_secs(3),
+        "requests waited {:?}: the connection was not reused",
+        started.elapsed()
+    );
+}
+
+#[tokio::test]
+async fn keep_alive_can_be_turned_off() {
+    let app = native_with(crate::api::handlers(), options().keep_alive(false)).await;
+    let raw = app.raw(b"GET /health HTTP/1.1\r\nhost: x\r\n\r\n").await;
+    assert_eq!(status_of(&raw), "200", "{raw}");
+    assert!(raw.to_ascii_lowercase().contains("connection: close"), "{raw}");
+}

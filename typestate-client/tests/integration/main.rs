@@ -1,0 +1,8 @@
+//! Integration tests, one binary: in-process and over real sockets, with the same scenarios.
+
+mod e2e;
+mod in_process;
+mod roundtrip;
+mod scenarios;
+mod support;
+mod tls;

@@ -1,0 +1,377 @@
+//! Contracts, handlers and servers shared by the integration tests.
+
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+use pactum::http::header::{HeaderValue, LOCATION};
+use pactum::http::StatusCode;
+use pactum::{
+    handler, middleware, route, AnyHandler, Ctx, Endpoint, HttpError, NoBody, NoContent,
+    NoParams, NoQuery, Pipeline,
+};
+use serde::{Deserialize, Serialize};
+use validator::Validate;
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Validate)]
+pub struct User {
+    pub id: u64,
+    #[validate(length(min = 1, max = 50))]
+    pub name: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, Validate)]
+pub struct UserPath {
+    pub id: u64,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, Validate)]
+pub struct NewUser {
+    #[validate(length(min = 1, max = 50))]
+    pub name: String,
+    #[validate(email)]
+    pub email: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, Validate)]
+pub struct UserPatch {
+    #[validate(length(min = 1, max = 50))]
+    pub name: Option<String>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, Validate)]
+pub struct ListQuery {
+    #[serde(default)]
+    pub tags: Vec<String>,
+    #[validate(range(min = 1, max = 100))]
+    pub limit: Option<u32>,
+    pub active: Option<bool>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Validate)]
+pub struct Listing {
+    pub query: ListQuery,
+    pub users: Vec<User>,
+}
+
+/// Two text params, echoed back.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Validate)]
+pub struct Pair {
+    pub a: String,
+    pub b: String,
+}
+
+/// A `:name` param and a catch-all, echoed back.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Validate)]
+pub struct FilePath {
+    pub owner: String,
+    pub path: String,
+}
+
+/// What the server saw of a request.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Validate)]
+pub struct Seen {
+    pub method: String,
+    pub path: String,
+    pub query: Option<String>,
+    pub headers: BTreeMap<String, String>,
+}
+
+/// Nested, listed and optional values for query round trips.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Validate)]
+pub struct Everything {
+    pub text: String,
+    pub number: i64,
+    pub unsigned: u32,
+    pub float: f64,
+    pub flag: bool,
+    pub maybe: Option<String>,
+    #[serde(default)]
+    pub list: Vec<String>,
+    #[serde(default)]
+    pub numbers: Vec<i32>,
+    pub inner: Inner,
+    #[serde(default)]
+    pub items: Vec<Inner>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Validate)]
+pub struct Inner {
+    pub name: String,
+    pub count: u8,
+}
+
+/// A user as a sloppy server sends it: no rules.
+#[derive(Debug, Clone, Serialize, Deserialize, Validate)]
+pub struct LooseUser {
+    pub id: u64,
+    pub name: String,
+}
+
+/// A body with an arbitrary JSON shape.
+#[derive(Debug, Clone, Serialize, Deserialize, Validate)]
+#[serde(transparent)]
+pub struct Anything {
+    pub value: serde_json::Value,
+}
+
+pub mod contracts {
+    use super::*;
+
+    pub fn health() -> Endpoint {
+        Endpoint::get(route::static_path("/health")).build().unwrap()
+    }
+    pub fn get_user() -> Endpoint<UserPath, NoQuery, NoBody, User> {
+        Endpoint::get(route::pattern("/users/:id"))
+            .params::<UserPath>()
+            .response::<User>()
+            .build()
+            .unwrap()
+    }
+    pub fn list_users() -> Endpoint<NoParams, ListQuery, NoBody, Listing> {
+        Endpoint::get(route::static_path("/users"))
+            .query::<ListQuery>()
+            .response::<Listing>()
+            .build()
+            .unwrap()
+    }
+    pub fn create_user() -> Endpoint<NoParams, NoQuery, NewUser, User> {
+        Endpoint::post(route::static_path("/users"))
+            .body::<NewUser>()
+            .response::<User>()
+            .build()
+            .unwrap()
+    }
+    pub fn replace_user() -> Endpoint<UserPath, NoQuery, NewUser, User> {
+        Endpoint::put(route::pattern("/users/:id"))
+            .params::<UserPath>()
+            .body::<NewUser>()
+            .response::<User>()
+            .build()
+            .unwrap()
+    }
+    pub fn patch_user() -> Endpoint<UserPath, NoQuery, UserPatch, User> {
+        Endpoint::patch(route::pattern("/users/:id"))
+            .params::<UserPath>()
+            .body::<UserPatch>()
+            .response::<User>()
+            .build()
+            .unwrap()
+    }
+    pub fn delete_user() -> Endpoint<UserPath> {
+        Endpoint::delete(route::pattern("/users/:id"))
+            .params::<UserPath>()
+            .build()
+            .unwrap()
+    }
+    pub fn pair() -> Endpoint<Pair, NoQuery, NoBody, Pair> {
+        Endpoint::get(route::pattern("/pair/:a/x/:b"))
+            .params::<Pair>()
+            .response::<Pair>()
+            .build()
+            .unwrap()
+    }
+    pub fn files() -> Endpoint<FilePath, NoQuery, NoBody, FilePath> {
+        Endpoint::get(route::dynamic("/files/:owner/*path"))
+            .params::<FilePath>()
+            .response::<FilePath>()
+            .build()
+            .unwrap()
+    }
+    pub fn everything() -> Endpoint<NoParams, Everything, NoBody, Everything> {
+        Endpoint::get(route::static_path("/everything"))
+            .query::<Everything>()
+            .response::<Everything>()
+            .build()
+            .unwrap()
+    }
+    pub fn seen() -> Endpoint<NoParams, NoQuery, NoBody, Seen> {
+        Endpoint::get(route::static_path("/seen"))
+            .response::<Seen>()
+            .build()
+            .unwrap()
+    }
+    pub fn seen_post() -> Endpoint<NoParams, NoQuery, Anything, Seen> {
+        Endpoint::post(route::static_path("/seen"))
+            .body::<Anything>()
+            .response::<Seen>()
+            .build()
+            .unwrap()
+    }
+    pub fn me() -> Endpoint<NoParams, NoQuery, NoBody, User> {
+        Endpoint::get(route::static_path("/me")).response::<User>().build().unwrap()
+    }
+    pub fn teapot() -> Endpoint {
+        Endpoint::get(route::static_path("/teapot")).build().unwrap()
+    }
+    pub fn slow() -> Endpoint {
+        Endpoint::get(route::static_path("/slow")).build().unwrap()
+    }
+    /// The server's side of `/sloppy`: sends whatever it likes.
+    pub fn sloppy_server() -> Endpoint<NoParams, NoQuery, NoBody, LooseUser> {
+        Endpoint::get(route::static_path("/sloppy"))
+            .response::<LooseUser>()
+            .build()
+            .unwrap()
+    }
+    /// The client's side of `/sloppy`: expects a valid `User`.
+    pub fn sloppy_client() -> Endpoint<NoParams, NoQuery, NoBody, User> {
+        Endpoint::get(route::static_path("/sloppy"))
+            .response::<User>()
+            .build()
+            .unwrap()
+    }
+    /// The client's side of `/health`, expecting a body the server never sends.
+    pub fn health_expecting_user() -> Endpoint<NoParams, NoQuery, NoBody, User> {
+        Endpoint::get(route::static_path("/health"))
+            .response::<User>()
+            .build()
+            .unwrap()
+    }
+    /// The client's side of `/health` reading its empty answer as `Option<User>`.
+    pub fn health_optional() -> Endpoint<NoParams, NoQuery, NoBody, Option<User>> {
+        Endpoint::get(route::static_path("/health"))
+            .response::<Option<User>>()
+            .build()
+            .unwrap()
+    }
+    /// A route no server serves.
+    pub fn missing() -> Endpoint {
+        Endpoint::get(route::static_path("/nowhere")).build().unwrap()
+    }
+}
+
+fn seen_of<P, Q, B>(ctx: &Ctx<P, Q, B>) -> Seen {
+    Seen {
+        method: ctx.method.to_string(),
+        path: ctx.url.path().to_owned(),
+        query: ctx.url.query().map(str::to_owned),
+        headers: ctx
+            .headers
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_str().unwrap_or("<binary>").to_owned()))
+            .collect(),
+    }
+}
+
+/// Every handler of the contracts above.
+pub fn handlers() -> Vec<AnyHandler> {
+    use contracts::*;
+    let auth = middleware::from_fn(|mut req, next| async move {
+        let token = req
+            .headers()
+            .get("authorization")
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.strip_prefix("Bearer "))
+            .ok_or_else(|| HttpError::unauthorized("Unauthorized").with_www_authenticate("Bearer"))?;
+        if token != "secret-token" {
+            return Err(HttpError::unauthorized("Invalid token").into());
+        }
+        req.extensions_mut().insert(User { id: 1, name: "alice".into() });
+        next.run(req).await
+    });
+    let me = Endpoint::get(route::static_path("/me"))
+        .response::<User>()
+        .middleware(auth)
+        .build()
+        .unwrap();
+    vec![
+        handler(health(), |_| async { Ok(NoContent) }).into(),
+        handler(get_user(), |ctx: Ctx<UserPath>| async move {
+            if ctx.params.id == 404 {
+                return Err(HttpError::not_found("User not found")
+                    .with_code("user_not_found")
+                    .into());
+            }
+            Ok(User { id: ctx.params.id, name: format!("user{}", ctx.params.id) })
+        })
+        .into(),
+        handler(list_users(), |ctx: Ctx<NoParams, ListQuery>| async move {
+            let users = ctx
+                .query
+                .tags
+                .iter()
+                .enumerate()
+                .map(|(i, t)| User { id: i as u64, name: t.clone() })
+                .collect();
+            Ok(Listing { query: ctx.query, users })
+        })
+        .into(),
+        handler(create_user(), |ctx: Ctx<NoParams, NoQuery, NewUser>| async move {
+            if ctx.body.name == "taken" {
+                return Err(HttpError::conflict("Name taken")
+                    .with_detail(vec!["name".into()], "is already used")
+                    .with_code("name_taken")
+                    .into());
+            }
+            ctx.response
+                .insert_header(LOCATION, HeaderValue::from_static("/users/8"));
+            Ok(User { id: 8, name: ctx.body.name })
+        })
+        .into(),
+        handler(replace_user(), |ctx: Ctx<UserPath, NoQuery, NewUser>| async move {
+            Ok(User { id: ctx.params.id, name: ctx.body.name })
+        })
+        .into(),
+        handler(patch_user(), |ctx: Ctx<UserPath, NoQuery, UserPatch>| async move {
+            Ok(User {
+                id: ctx.params.id,
+                name: ctx.body.name.unwrap_or_else(|| "unchanged".into()),
+            })
+        })
+        .into(),
+        handler(delete_user(), |ctx: Ctx<UserPath>| async move {
+            if ctx.params.id == 404 {
+                return Err(HttpError::not_found("User not found").into());
+            }
+            Ok(NoContent)
+        })
+        .into(),
+        handler(pair(), |ctx: Ctx<Pair>| async move { Ok(ctx.params) }).into(),
+        handler(files(), |ctx: Ctx<FilePath>| async move { Ok(ctx.params) }).into(),
+        handler(everything(), |ctx: Ctx<NoParams, Everything>| async move { Ok(ctx.query) })
+            .into(),
+        handler(seen(), |ctx: Ctx| async move { Ok(seen_of(&ctx)) }).into(),
+        handler(seen_post(), |ctx: Ctx<NoParams, NoQuery, Anything>| async move {
+            Ok(seen_of(&ctx))
+        })
+        .into(),
+        handler(me, |ctx: Ctx| async move {
+            Ok(ctx.extensions.get::<User>().cloned().expect("auth attached the user"))
+        })
+        .into(),
+        handler(teapot(), |_| async {
+            Err(HttpError::new(StatusCode::IM_A_TEAPOT, "I'm a teapot")
+                .with_detail(vec!["cup".into(), 0.into()], "is empty")
+                .with_code("teapot")
+                .into())
+        })
+        .into(),
+        handler(slow(), |_| async {
+            tokio::time::sleep(Duration::from_secs(5)).await;
+            Ok(NoContent)
+        })
+        .into(),
+        handler(sloppy_server(), |_| async {
+            Ok(LooseUser { id: 3, name: String::new() })
+        })
+        .into(),
+    ]
+}
+
+pub fn pipeline() -> Pipeline {
+    Pipeline::new(handlers()).unwrap()
+}
+
+/// A native server on `127.0.0.1:0` serving [`handlers`].
+pub async fn server() -> pactum::Server {
+    pactum::serve(
+        handlers(),
+        pactum::ServerOptions::new().port(0).hostname("127.0.0.1"),
+    )
+    .await
+    .unwrap()
+}
+
+pub fn base_url(server: &pactum::Server, prefix: &str) -> String {
+    format!("http://{}{prefix}", server.local_addr())
+}
