@@ -10,7 +10,11 @@
 //! The first line on stdout is `listening on http://HOST:PORT` (the real port). SIGTERM or
 //! SIGINT shut it down gracefully: in-flight requests finish (up to 10 s), exit status 0.
 //! Logs go to stderr (`RUST_LOG=debug` for more).
-#![allow(clippy::print_stdout, clippy::print_stderr, reason = "a command-line program")]
+#![allow(
+    clippy::print_stdout,
+    clippy::print_stderr,
+    reason = "a command-line program"
+)]
 
 // Shared with the end-to-end tests and the typed client, which use more of it than this binary.
 #[allow(unreachable_pub, missing_docs, dead_code)]
@@ -38,7 +42,11 @@ struct Args {
 
 impl Args {
     fn parse(mut args: impl Iterator<Item = String>) -> Result<Self, String> {
-        let mut parsed = Self { adapter: Adapter::Native, port: 3000, host: "127.0.0.1".to_owned() };
+        let mut parsed = Self {
+            adapter: Adapter::Native,
+            port: 3000,
+            host: "127.0.0.1".to_owned(),
+        };
         while let Some(flag) = args.next() {
             let mut value = || args.next().ok_or_else(|| format!("{flag} needs a value"));
             match flag.as_str() {
@@ -59,10 +67,13 @@ impl Args {
 }
 
 async fn run(args: Args) -> Result<(), Box<dyn std::error::Error>> {
-    let options = ServerOptions::new().port(args.port).hostname(args.host).on_listen(|port, host| {
-        println!("listening on http://{host}:{port}");
-        let _ = std::io::stdout().flush();
-    });
+    let options = ServerOptions::new()
+        .port(args.port)
+        .hostname(args.host)
+        .on_listen(|port, host| {
+            println!("listening on http://{host}:{port}");
+            let _ = std::io::stdout().flush();
+        });
     let server = match args.adapter {
         Adapter::Native => pactum::serve(api::handlers(), options).await?,
         Adapter::Warp => {

@@ -28,7 +28,9 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         .response::<Hello>()
         .build()?;
     let api = create_handler(vec![handler(hello, |_| async {
-        Ok(Hello { message: "hello".into() })
+        Ok(Hello {
+            message: "hello".into(),
+        })
     })
     .into()])?;
 

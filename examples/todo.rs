@@ -163,27 +163,37 @@ fn handlers(db: Db) -> Vec<AnyHandler> {
                     .take(q.limit as usize)
                     .map(|t| (*t).clone())
                     .collect();
-                Ok(TodoPage { items, total: matching.len() })
+                Ok(TodoPage {
+                    items,
+                    total: matching.len(),
+                })
             }
         })
     };
     let create = {
         let db = db.clone();
-        handler(contract::create(), move |ctx: Ctx<NoParams, NoQuery, NewTodo>| {
-            let db = db.clone();
-            async move {
-                let mut store = db.lock().expect("store lock");
-                store.next_id += 1;
-                let todo = Todo { id: store.next_id, title: ctx.body.title, done: ctx.body.done };
-                store.todos.insert(todo.id, todo.clone());
-                let location = format!("/todos/{}", todo.id);
-                ctx.response.insert_header(
-                    pactum::http::header::LOCATION,
-                    location.parse().expect("valid header"),
-                );
-                Ok(todo)
-            }
-        })
+        handler(
+            contract::create(),
+            move |ctx: Ctx<NoParams, NoQuery, NewTodo>| {
+                let db = db.clone();
+                async move {
+                    let mut store = db.lock().expect("store lock");
+                    store.next_id += 1;
+                    let todo = Todo {
+                        id: store.next_id,
+                        title: ctx.body.title,
+                        done: ctx.body.done,
+                    };
+                    store.todos.insert(todo.id, todo.clone());
+                    let location = format!("/todos/{}", todo.id);
+                    ctx.response.insert_header(
+                        pactum::http::header::LOCATION,
+                        location.parse().expect("valid header"),
+                    );
+                    Ok(todo)
+                }
+            },
+        )
     };
     let get = {
         let db = db.clone();
@@ -191,26 +201,33 @@ fn handlers(db: Db) -> Vec<AnyHandler> {
             let db = db.clone();
             async move {
                 let store = db.lock().expect("store lock");
-                store.todos.get(&ctx.params.id).cloned().ok_or_else(not_found)
+                store
+                    .todos
+                    .get(&ctx.params.id)
+                    .cloned()
+                    .ok_or_else(not_found)
             }
         })
     };
     let update = {
         let db = db.clone();
-        handler(contract::update(), move |ctx: Ctx<TodoId, NoQuery, TodoPatch>| {
-            let db = db.clone();
-            async move {
-                let mut store = db.lock().expect("store lock");
-                let todo = store.todos.get_mut(&ctx.params.id).ok_or_else(not_found)?;
-                if let Some(title) = ctx.body.title {
-                    todo.title = title;
+        handler(
+            contract::update(),
+            move |ctx: Ctx<TodoId, NoQuery, TodoPatch>| {
+                let db = db.clone();
+                async move {
+                    let mut store = db.lock().expect("store lock");
+                    let todo = store.todos.get_mut(&ctx.params.id).ok_or_else(not_found)?;
+                    if let Some(title) = ctx.body.title {
+                        todo.title = title;
+                    }
+                    if let Some(done) = ctx.body.done {
+                        todo.done = done;
+                    }
+                    Ok(todo.clone())
                 }
-                if let Some(done) = ctx.body.done {
-                    todo.done = done;
-                }
-                Ok(todo.clone())
-            }
-        })
+            },
+        )
     };
     let delete = handler(contract::delete(), move |ctx: Ctx<TodoId>| {
         let db = db.clone();
@@ -219,7 +236,13 @@ fn handlers(db: Db) -> Vec<AnyHandler> {
             removed.map(|_| NoContent).ok_or_else(not_found)
         }
     });
-    vec![list.into(), create.into(), get.into(), update.into(), delete.into()]
+    vec![
+        list.into(),
+        create.into(),
+        get.into(),
+        update.into(),
+        delete.into(),
+    ]
 }
 
 const TRY_IT: &str = r#"
@@ -241,8 +264,7 @@ Ctrl-C stops the server gracefully.
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
     tracing_subscriber::fmt()
         .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| "info".into()),
+            tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into()),
         )
         .init();
     let server = pactum::serve(

@@ -69,7 +69,11 @@ pub(crate) fn params<P: Slot>(raw: &RawParams) -> Result<P, Error> {
 /// Reads and parses a JSON body: the `Content-Type` check (415), the size limit (413, before
 /// reading when `Content-Length` says so), JSON syntax (400 `Invalid JSON`), shape and rules
 /// (400 `Validation failed`).
-pub(crate) async fn body<B: Slot>(headers: &HeaderMap, body: Body, limit: usize) -> Result<B, Error> {
+pub(crate) async fn body<B: Slot>(
+    headers: &HeaderMap,
+    body: Body,
+    limit: usize,
+) -> Result<B, Error> {
     if let Some(empty) = B::absent() {
         return Ok(empty);
     }
@@ -140,7 +144,6 @@ pub(crate) fn is_json(headers: &HeaderMap) -> bool {
                 && subtype.is_char_boundary(subtype.len() - 5)
                 && subtype[subtype.len() - 5..].eq_ignore_ascii_case("+json"))
 }
-
 
 #[cfg(test)]
 mod tests {
@@ -221,9 +224,15 @@ mod tests {
         ]);
         assert_eq!(
             params::<Path>(&raw).unwrap(),
-            Path { id: 7, name: "a b&c=d/é".into() }
+            Path {
+                id: 7,
+                name: "a b&c=d/é".into()
+            }
         );
-        let raw = RawParams(vec![("id".into(), "abc".into()), ("name".into(), "x".into())]);
+        let raw = RawParams(vec![
+            ("id".into(), "abc".into()),
+            ("name".into(), "x".into()),
+        ]);
         let body = params::<Path>(&raw).unwrap_err().to_body();
         assert_eq!(body.details[0].path, vec!["id".into()]);
     }

@@ -181,7 +181,11 @@ impl<P: Slot, Q: Slot, B: Slot, R: Slot> ErasedHandler for Handler<P, Q, B, R> {
 }
 
 /// Checks the response value's rules and serialises it, once, straight to bytes.
-fn respond<R: Slot>(spec: &EndpointSpec, value: &R, parts: &ResponseParts) -> Result<Response, Error> {
+fn respond<R: Slot>(
+    spec: &EndpointSpec,
+    value: &R,
+    parts: &ResponseParts,
+) -> Result<Response, Error> {
     if let Err(errors) = value.check() {
         let details = details_from_rules(&errors);
         tracing::error!(route = %spec.route, ?details, "response failed its rules");
@@ -193,9 +197,10 @@ fn respond<R: Slot>(spec: &EndpointSpec, value: &R, parts: &ResponseParts) -> Re
         && status != StatusCode::NO_CONTENT
         && status != StatusCode::NOT_MODIFIED;
     let body = if has_body {
-        Bytes::from(serde_json::to_vec(value).map_err(|e| {
-            HttpError::internal("Response serialization failed").with_source(e)
-        })?)
+        Bytes::from(
+            serde_json::to_vec(value)
+                .map_err(|e| HttpError::internal("Response serialization failed").with_source(e))?,
+        )
     } else {
         Bytes::new()
     };

@@ -20,8 +20,8 @@ pub use body::Body;
 pub use context::{Ctx, ResponseParts};
 pub use contract::method;
 pub use contract::{
-    Absent, BodyUnset, Declared, Endpoint, EndpointBuilder, NoBody, NoContent, NoParams,
-    NoQuery, ParamsFit, ParamsUnset, Presence, QueryUnset, ResponseUnset, Slot,
+    Absent, BodyUnset, Declared, Endpoint, EndpointBuilder, NoBody, NoContent, NoParams, NoQuery,
+    ParamsFit, ParamsUnset, Presence, QueryUnset, ResponseUnset, Slot,
 };
 pub use error::{BoxError, ConfigError, Detail, Error, ErrorBody, HttpError, PathSegment};
 pub use handler::{handler, AnyHandler, Handler};

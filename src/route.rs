@@ -324,7 +324,9 @@ mod tests {
             "/"
         );
         assert_eq!(
-            parse("/a{b}", RouteKind::Static).unwrap().to_matcher_syntax(),
+            parse("/a{b}", RouteKind::Static)
+                .unwrap()
+                .to_matcher_syntax(),
             "/a{{b}}"
         );
     }

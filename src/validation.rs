@@ -136,7 +136,7 @@ mod tests {
     use serde::Deserialize;
     use validator::Validate;
 
-    #[derive(Debug, Deserialize, Validate)]
+    #[derive(Debug, serde::Serialize, Deserialize, Validate)]
     struct Item {
         #[validate(length(min = 1, max = 20))]
         sku: String,
@@ -144,7 +144,7 @@ mod tests {
         qty: u32,
     }
 
-    #[derive(Debug, Deserialize, Validate)]
+    #[derive(Debug, serde::Serialize, Deserialize, Validate)]
     struct Order {
         #[validate(length(min = 1), nested)]
         items: Vec<Item>,
@@ -158,8 +158,14 @@ mod tests {
     fn nested_list_paths_and_generated_messages() {
         let order = Order {
             items: vec![
-                Item { sku: "ok".into(), qty: 1 },
-                Item { sku: String::new(), qty: 100 },
+                Item {
+                    sku: "ok".into(),
+                    qty: 1,
+                },
+                Item {
+                    sku: String::new(),
+                    qty: 100,
+                },
             ],
             email: "nope".into(),
             notes: vec![String::new(); 4],
@@ -185,7 +191,10 @@ mod tests {
         let mut e = ValidationError::new("range");
         e.add_param("max".into(), &150);
         assert_eq!(message(&e), "must be at most 150");
-        assert_eq!(message(&ValidationError::new("odd")), "failed the `odd` rule");
+        assert_eq!(
+            message(&ValidationError::new("odd")),
+            "failed the `odd` rule"
+        );
     }
 
     #[test]

@@ -98,7 +98,12 @@ pub struct ListQuery {
 
 impl Default for ListQuery {
     fn default() -> Self {
-        Self { limit: 10, offset: 0, active: None, tag: Vec::new() }
+        Self {
+            limit: 10,
+            offset: 0,
+            active: None,
+            tag: Vec::new(),
+        }
     }
 }
 
@@ -199,24 +204,45 @@ pub struct Slept {
 // ---------------------------------------------------------------------------------------
 
 /// Contracts are built from literals here, so a failure is a bug in this file.
-fn built<P, Q, B, R>(result: Result<Endpoint<P, Q, B, R>, pactum::ConfigError>) -> Endpoint<P, Q, B, R> {
+fn built<P, Q, B, R>(
+    result: Result<Endpoint<P, Q, B, R>, pactum::ConfigError>,
+) -> Endpoint<P, Q, B, R> {
     result.unwrap_or_else(|e| panic!("invalid contract: {e}"))
 }
 
 pub fn health() -> Endpoint<NoParams, NoQuery, NoBody, Health> {
-    built(Endpoint::get(route::static_path("/health")).response::<Health>().build())
+    built(
+        Endpoint::get(route::static_path("/health"))
+            .response::<Health>()
+            .build(),
+    )
 }
 
 pub fn list_users() -> Endpoint<NoParams, ListQuery, NoBody, UserPage> {
-    built(Endpoint::get(route::static_path("/users")).query::<ListQuery>().response::<UserPage>().build())
+    built(
+        Endpoint::get(route::static_path("/users"))
+            .query::<ListQuery>()
+            .response::<UserPage>()
+            .build(),
+    )
 }
 
 pub fn create_user() -> Endpoint<NoParams, NoQuery, NewUser, User> {
-    built(Endpoint::post(route::static_path("/users")).body::<NewUser>().response::<User>().build())
+    built(
+        Endpoint::post(route::static_path("/users"))
+            .body::<NewUser>()
+            .response::<User>()
+            .build(),
+    )
 }
 
 pub fn get_user() -> Endpoint<UserPath, NoQuery, NoBody, User> {
-    built(Endpoint::get(route::pattern("/users/:id")).params::<UserPath>().response::<User>().build())
+    built(
+        Endpoint::get(route::pattern("/users/:id"))
+            .params::<UserPath>()
+            .response::<User>()
+            .build(),
+    )
 }
 
 pub fn replace_user() -> Endpoint<UserPath, NoQuery, NewUser, User> {
@@ -259,11 +285,21 @@ pub fn get_repo() -> Endpoint<RepoPath, NoQuery, NoBody, RepoPath> {
 }
 
 pub fn get_file() -> Endpoint<FilePath, NoQuery, NoBody, FilePath> {
-    built(Endpoint::get(route::dynamic("/files/*path")).params::<FilePath>().response::<FilePath>().build())
+    built(
+        Endpoint::get(route::dynamic("/files/*path"))
+            .params::<FilePath>()
+            .response::<FilePath>()
+            .build(),
+    )
 }
 
 pub fn me() -> Endpoint<NoParams, NoQuery, NoBody, Me> {
-    built(Endpoint::get(route::static_path("/me")).response::<Me>().middleware(auth()).build())
+    built(
+        Endpoint::get(route::static_path("/me"))
+            .response::<Me>()
+            .middleware(auth())
+            .build(),
+    )
 }
 
 pub fn create_note() -> Endpoint<NoParams, NoQuery, NewNote, Note> {
@@ -287,7 +323,11 @@ pub fn trace() -> Endpoint<NoParams, NoQuery, NoBody, Trace> {
 }
 
 pub fn plain_error() -> Endpoint<NoParams, NoQuery, NoBody, Health> {
-    built(Endpoint::get(route::static_path("/errors/plain")).response::<Health>().build())
+    built(
+        Endpoint::get(route::static_path("/errors/plain"))
+            .response::<Health>()
+            .build(),
+    )
 }
 
 pub fn status_error() -> Endpoint<CodePath, NoQuery, NoBody, Health> {
@@ -300,19 +340,37 @@ pub fn status_error() -> Endpoint<CodePath, NoQuery, NoBody, Health> {
 }
 
 pub fn panic_error() -> Endpoint<NoParams, NoQuery, NoBody, Health> {
-    built(Endpoint::get(route::static_path("/errors/panic")).response::<Health>().build())
+    built(
+        Endpoint::get(route::static_path("/errors/panic"))
+            .response::<Health>()
+            .build(),
+    )
 }
 
 pub fn bad_response() -> Endpoint<NoParams, NoQuery, NoBody, User> {
-    built(Endpoint::get(route::static_path("/errors/bad-response")).response::<User>().build())
+    built(
+        Endpoint::get(route::static_path("/errors/bad-response"))
+            .response::<User>()
+            .build(),
+    )
 }
 
 pub fn echo() -> Endpoint<NoParams, NoQuery, Echo, Echo> {
-    built(Endpoint::post(route::static_path("/echo")).body::<Echo>().response::<Echo>().build())
+    built(
+        Endpoint::post(route::static_path("/echo"))
+            .body::<Echo>()
+            .response::<Echo>()
+            .build(),
+    )
 }
 
 pub fn slow() -> Endpoint<NoParams, SlowQuery, NoBody, Slept> {
-    built(Endpoint::get(route::static_path("/slow")).query::<SlowQuery>().response::<Slept>().build())
+    built(
+        Endpoint::get(route::static_path("/slow"))
+            .query::<SlowQuery>()
+            .response::<Slept>()
+            .build(),
+    )
 }
 
 // ---------------------------------------------------------------------------------------
@@ -327,12 +385,19 @@ pub struct AuthUser(pub String);
 /// before the body is parsed, so an unauthenticated request never has its body read.
 pub fn auth() -> Middleware {
     middleware::from_fn(|mut req, next| async move {
-        let header = req.headers().get("authorization").and_then(|v| v.to_str().ok());
+        let header = req
+            .headers()
+            .get("authorization")
+            .and_then(|v| v.to_str().ok());
         let token = header
             .and_then(|v| v.strip_prefix("Bearer "))
-            .ok_or_else(|| HttpError::unauthorized("Unauthorized").with_www_authenticate("Bearer"))?;
+            .ok_or_else(|| {
+                HttpError::unauthorized("Unauthorized").with_www_authenticate("Bearer")
+            })?;
         if token != "secret-token" {
-            return Err(HttpError::unauthorized("Invalid token").with_www_authenticate("Bearer").into());
+            return Err(HttpError::unauthorized("Invalid token")
+                .with_www_authenticate("Bearer")
+                .into());
         }
         req.extensions_mut().insert(AuthUser("alice".to_owned()));
         next.run(req).await
@@ -351,11 +416,16 @@ pub fn tracer(name: &'static str) -> Middleware {
         let log = req.extensions_mut().get_or_insert_default::<TraceLog>();
         log.0.push(format!("{name}:before"));
         let mut response = next.run(req).await?;
-        let after = match response.headers().get(&TRACE_AFTER).and_then(|v| v.to_str().ok()) {
+        let after = match response
+            .headers()
+            .get(&TRACE_AFTER)
+            .and_then(|v| v.to_str().ok())
+        {
             Some(earlier) => format!("{earlier},{name}"),
             None => name.to_owned(),
         };
-        let value = HeaderValue::from_str(&after).map_err(|e| HttpError::internal("bad trace header").with_source(e))?;
+        let value = HeaderValue::from_str(&after)
+            .map_err(|e| HttpError::internal("bad trace header").with_source(e))?;
         response.headers_mut().insert(TRACE_AFTER, value);
         Ok(response)
     })
@@ -395,7 +465,14 @@ fn email_exists() -> Error {
 }
 
 fn user_from(id: u64, new: NewUser) -> User {
-    User { id, name: new.name, email: new.email, age: new.age, tags: new.tags, active: new.active }
+    User {
+        id,
+        name: new.name,
+        email: new.email,
+        age: new.age,
+        tags: new.tags,
+        active: new.active,
+    }
 }
 
 /// Every handler of FIXTURE.md over a fresh, empty store.
@@ -403,7 +480,12 @@ pub fn handlers() -> Vec<AnyHandler> {
     let store: Shared = Arc::default();
     let s = || Arc::clone(&store);
     vec![
-        handler(health(), |_| async { Ok(Health { status: "ok".into() }) }).into(),
+        handler(health(), |_| async {
+            Ok(Health {
+                status: "ok".into(),
+            })
+        })
+        .into(),
         handler(list_users(), {
             let store = s();
             move |ctx: Ctx<NoParams, ListQuery>| {
@@ -417,8 +499,18 @@ pub fn handlers() -> Vec<AnyHandler> {
                         .filter(|u| q.active.is_none_or(|a| u.active == a))
                         .filter(|u| q.tag.iter().all(|t| u.tags.contains(t)))
                         .collect();
-                    let items = matching.iter().skip(q.offset as usize).take(q.limit as usize).map(|u| (*u).clone()).collect();
-                    Ok(UserPage { items, limit: q.limit, offset: q.offset, total: matching.len() })
+                    let items = matching
+                        .iter()
+                        .skip(q.offset as usize)
+                        .take(q.limit as usize)
+                        .map(|u| (*u).clone())
+                        .collect();
+                    Ok(UserPage {
+                        items,
+                        limit: q.limit,
+                        offset: q.offset,
+                        total: matching.len(),
+                    })
                 }
             }
         })
@@ -444,7 +536,13 @@ pub fn handlers() -> Vec<AnyHandler> {
             let store = s();
             move |ctx: Ctx<UserPath>| {
                 let store = Arc::clone(&store);
-                async move { lock(&store).users.get(&ctx.params.id).cloned().ok_or_else(not_found) }
+                async move {
+                    lock(&store)
+                        .users
+                        .get(&ctx.params.id)
+                        .cloned()
+                        .ok_or_else(not_found)
+                }
             }
         })
         .into(),
@@ -514,31 +612,65 @@ pub fn handlers() -> Vec<AnyHandler> {
             }
         })
         .into(),
-        handler(get_repo(), |ctx: Ctx<RepoPath>| async move { Ok(ctx.params) }).into(),
-        handler(get_file(), |ctx: Ctx<FilePath>| async move { Ok(ctx.params) }).into(),
+        handler(
+            get_repo(),
+            |ctx: Ctx<RepoPath>| async move { Ok(ctx.params) },
+        )
+        .into(),
+        handler(
+            get_file(),
+            |ctx: Ctx<FilePath>| async move { Ok(ctx.params) },
+        )
+        .into(),
         handler(me(), |ctx: Ctx| async move {
-            let user = ctx.extensions.get::<AuthUser>().ok_or_else(|| HttpError::unauthorized("Unauthorized"))?;
-            Ok(Me { user: user.0.clone() })
+            let user = ctx
+                .extensions
+                .get::<AuthUser>()
+                .ok_or_else(|| HttpError::unauthorized("Unauthorized"))?;
+            Ok(Me {
+                user: user.0.clone(),
+            })
         })
         .into(),
-        handler(create_note(), |ctx: Ctx<NoParams, NoQuery, NewNote>| async move {
-            let user = ctx.extensions.get::<AuthUser>().ok_or_else(|| HttpError::unauthorized("Unauthorized"))?;
-            Ok(Note { user: user.0.clone(), text: ctx.body.text })
-        })
+        handler(
+            create_note(),
+            |ctx: Ctx<NoParams, NoQuery, NewNote>| async move {
+                let user = ctx
+                    .extensions
+                    .get::<AuthUser>()
+                    .ok_or_else(|| HttpError::unauthorized("Unauthorized"))?;
+                Ok(Note {
+                    user: user.0.clone(),
+                    text: ctx.body.text,
+                })
+            },
+        )
         .into(),
         handler(trace(), |ctx: Ctx| async move {
-            let mut trace = ctx.extensions.get::<TraceLog>().cloned().unwrap_or_default().0;
+            let mut trace = ctx
+                .extensions
+                .get::<TraceLog>()
+                .cloned()
+                .unwrap_or_default()
+                .0;
             trace.push("handler".to_owned());
             Ok(Trace { trace })
         })
         .into(),
-        handler(plain_error(), |_| async { Err(std::io::Error::other("boom").into()) }).into(),
+        handler(plain_error(), |_| async {
+            Err(std::io::Error::other("boom").into())
+        })
+        .into(),
         handler(status_error(), |ctx: Ctx<CodePath>| async move {
-            let status = StatusCode::from_u16(ctx.params.code).map_err(|e| HttpError::bad_request("bad status").with_source(e))?;
+            let status = StatusCode::from_u16(ctx.params.code)
+                .map_err(|e| HttpError::bad_request("bad status").with_source(e))?;
             Err(HttpError::new(status, "custom error").into())
         })
         .into(),
-        handler(panic_error(), |_| async { panic!("deliberate panic from /errors/panic") }).into(),
+        handler(panic_error(), |_| async {
+            panic!("deliberate panic from /errors/panic")
+        })
+        .into(),
         handler(bad_response(), |_| async {
             Ok(User {
                 id: 0,
@@ -550,10 +682,15 @@ pub fn handlers() -> Vec<AnyHandler> {
             })
         })
         .into(),
-        handler(echo(), |ctx: Ctx<NoParams, NoQuery, Echo>| async move { Ok(ctx.body) }).into(),
+        handler(echo(), |ctx: Ctx<NoParams, NoQuery, Echo>| async move {
+            Ok(ctx.body)
+        })
+        .into(),
         handler(slow(), |ctx: Ctx<NoParams, SlowQuery>| async move {
             tokio::time::sleep(Duration::from_millis(ctx.query.ms)).await;
-            Ok(Slept { slept: ctx.query.ms })
+            Ok(Slept {
+                slept: ctx.query.ms,
+            })
         })
         .into(),
     ]

@@ -23,8 +23,11 @@ use crate::route::{Dynamic, HasParams, Pattern, Route, RouteTemplate, Static};
 pub struct EndpointBuilder<M, K, P = NoParams, Q = NoQuery, B = NoBody, R = NoContent> {
     route: Cow<'static, str>,
     settings: Settings,
-    _types: PhantomData<fn() -> (M, K, P, Q, B, R)>,
+    _types: PhantomData<Marker<M, K, P, Q, B, R>>,
 }
+
+/// Keeps the builder `Send + Sync` and covariant whatever its type parameters.
+type Marker<M, K, P, Q, B, R> = fn() -> (M, K, (P, Q, B, R));
 
 #[derive(Default)]
 struct Settings {

@@ -11,9 +11,7 @@ use std::sync::Arc;
 
 use http::{Method, StatusCode};
 
-pub use builder::{
-    BodyUnset, EndpointBuilder, ParamsFit, ParamsUnset, QueryUnset, ResponseUnset,
-};
+pub use builder::{BodyUnset, EndpointBuilder, ParamsFit, ParamsUnset, QueryUnset, ResponseUnset};
 pub use slot::{Absent, Declared, NoBody, NoContent, NoParams, NoQuery, Presence, Slot};
 
 use crate::error::{Error, HttpError};
@@ -61,8 +59,11 @@ use crate::route::RouteTemplate;
 /// ```
 pub struct Endpoint<P = NoParams, Q = NoQuery, B = NoBody, R = NoContent> {
     spec: Arc<EndpointSpec>,
-    _types: PhantomData<fn() -> (P, Q, B, R)>,
+    _types: PhantomData<Slots<P, Q, B, R>>,
 }
+
+/// Keeps `Endpoint` `Send + Sync` and covariant whatever its slot types.
+type Slots<P, Q, B, R> = fn() -> (P, Q, (B, R));
 
 /// The type-erased part of a contract: everything but the four types.
 pub(crate) struct EndpointSpec {

@@ -241,7 +241,9 @@ mod tests {
             std::error::Error::source(&err).unwrap().to_string(),
             "disk on fire"
         );
-        assert!(!serde_json::to_string(&err.to_body()).unwrap().contains("disk"));
+        assert!(!serde_json::to_string(&err.to_body())
+            .unwrap()
+            .contains("disk"));
     }
 
     #[test]

@@ -99,9 +99,8 @@ impl Error {
 
     /// The built-in error answer: the status, the error's headers, and the JSON [`ErrorBody`].
     pub fn to_response(&self) -> Response {
-        let body = serde_json::to_vec(&self.to_body()).unwrap_or_else(|_| {
-            br#"{"error":"Internal server error"}"#.to_vec()
-        });
+        let body = serde_json::to_vec(&self.to_body())
+            .unwrap_or_else(|_| br#"{"error":"Internal server error"}"#.to_vec());
         let mut response = http::Response::new(Bytes::from(body));
         *response.status_mut() = self.status();
         if let Some(http) = self.as_http() {

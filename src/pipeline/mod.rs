@@ -23,6 +23,7 @@ use crate::middleware::{Middleware, Next, RawParams, Request};
 use crate::Response;
 
 use catch_panic::CatchPanic;
+pub use table::Routed;
 use table::{RouteTable, Target};
 
 /// The default request body limit: 1 MiB.
@@ -139,14 +140,6 @@ impl PipelineBuilder {
     }
 }
 
-/// Where a request goes, found by [`Pipeline::route`] and consumed by [`Pipeline::dispatch`].
-#[derive(Debug)]
-pub struct Routed {
-    route: usize,
-    target: Target,
-    params: Vec<(String, String)>,
-}
-
 impl Pipeline {
     /// A pipeline with default settings.
     ///
@@ -170,12 +163,7 @@ impl Pipeline {
     /// Routes `method` and `path` (exact, case-sensitive, still percent-encoded). `None` when
     /// no route has this path: the caller answers 404 or, in a composable framework, passes.
     pub fn route(&self, method: &Method, path: &str) -> Option<Routed> {
-        let (route, target, params) = self.inner.table.lookup(method, path)?;
-        Some(Routed {
-            route,
-            target,
-            params,
-        })
+        self.inner.table.lookup(method, path)
     }
 
     /// Runs a routed request: 405 / OPTIONS / HEAD, then middleware → parse → validate →
@@ -212,11 +200,11 @@ impl Pipeline {
                     response.headers_mut().insert(ALLOW, entry.allow.clone());
                     Ok(response)
                 }
-                Target::MethodNotAllowed => Err(HttpError::method_not_allowed(
-                    "Method not allowed",
-                )
-                .with_header(ALLOW, entry.allow.clone())
-                .into()),
+                Target::MethodNotAllowed => {
+                    Err(HttpError::method_not_allowed("Method not allowed")
+                        .with_header(ALLOW, entry.allow.clone())
+                        .into())
+                }
                 Target::Handler { index, head } => {
                     let method = &entry.methods[index];
                     let (parts, body) = request.into_parts();
@@ -230,7 +218,10 @@ impl Pipeline {
                     };
                     let next = Next::new(Arc::clone(&method.chain), Arc::clone(&method.handler));
                     match CatchPanic(next.run(request)).await {
-                        Ok(result) => result.map(|response| if head { strip_body(response) } else { response }),
+                        Ok(result) => {
+                            result
+                                .map(|response| if head { strip_body(response) } else { response })
+                        }
                         Err(panic) => {
                             tracing::error!(panic = %panic, "handler panicked");
                             Err(HttpError::internal("Internal server error").into())

@@ -31,6 +31,16 @@ pub(crate) struct MethodEntry {
     pub(crate) body_limit: usize,
 }
 
+/// Where a request goes, found by [`Pipeline::route`](crate::Pipeline::route) and consumed by
+/// [`Pipeline::dispatch`](crate::Pipeline::dispatch).
+#[derive(Debug)]
+pub struct Routed {
+    pub(crate) route: usize,
+    pub(crate) target: Target,
+    /// Percent-decoded (name, value) pairs, in route order.
+    pub(crate) params: Vec<(String, String)>,
+}
+
 /// What routing found for a request whose path exists.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Target {
@@ -57,12 +67,12 @@ impl RouteTable {
             let index = match by_path.get(&key) {
                 Some(&index) => index,
                 None => {
-                    matcher
-                        .insert(key.clone(), routes.len())
-                        .map_err(|e| ConfigError::ConflictingRoutes {
+                    matcher.insert(key.clone(), routes.len()).map_err(|e| {
+                        ConfigError::ConflictingRoutes {
                             route: spec.route.to_string(),
                             reason: e.to_string(),
-                        })?;
+                        }
+                    })?;
                     by_path.insert(key, routes.len());
                     routes.push(RouteEntry {
                         template: Arc::from(spec.route.as_str()),
@@ -99,11 +109,7 @@ impl RouteTable {
 
     /// Finds the route for `path` and what serves `method` there; `None` when no route has
     /// this path. Params come back percent-decoded.
-    pub(crate) fn lookup(
-        &self,
-        method: &Method,
-        path: &str,
-    ) -> Option<(usize, Target, Vec<(String, String)>)> {
+    pub(crate) fn lookup(&self, method: &Method, path: &str) -> Option<Routed> {
         let found = self.matcher.at(path).ok()?;
         let route = *found.value;
         let entry = &self.routes[route];
@@ -131,7 +137,11 @@ impl RouteTable {
                 .collect(),
             _ => Vec::new(),
         };
-        Some((route, target, params))
+        Some(Routed {
+            route,
+            target,
+            params,
+        })
     }
 }
 

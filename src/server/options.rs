@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use crate::error::Error;
 use crate::middleware::Middleware;
-use crate::pipeline::DEFAULT_BODY_LIMIT;
+use crate::pipeline::{ErrorFormatter, DEFAULT_BODY_LIMIT};
 use crate::Response;
 
 #[cfg(feature = "tls")]
@@ -54,7 +54,7 @@ pub struct ServerOptions {
     pub(crate) max_connections: Option<usize>,
     pub(crate) keep_alive: bool,
     pub(crate) middleware: Vec<Middleware>,
-    pub(crate) error_formatter: Option<Arc<dyn Fn(&Error) -> Response + Send + Sync>>,
+    pub(crate) error_formatter: Option<ErrorFormatter>,
     pub(crate) on_accept_error: Option<ErrorHook>,
     pub(crate) on_client_error: Option<ErrorHook>,
 }

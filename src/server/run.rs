@@ -105,7 +105,10 @@ pub async fn shutdown_signal() {
     #[cfg(unix)]
     {
         use tokio::signal::unix::{signal, SignalKind};
-        match (signal(SignalKind::terminate()), signal(SignalKind::interrupt())) {
+        match (
+            signal(SignalKind::terminate()),
+            signal(SignalKind::interrupt()),
+        ) {
             (Ok(mut term), Ok(mut int)) => {
                 tokio::select! {
                     _ = term.recv() => {}
@@ -251,7 +254,9 @@ where
     #[cfg(not(feature = "tls"))]
     let tls: Option<()> = None;
     let secure = tls.is_some();
-    let handshake_timeout = options.header_read_timeout.unwrap_or(Duration::from_secs(10));
+    let handshake_timeout = options
+        .header_read_timeout
+        .unwrap_or(Duration::from_secs(10));
     let mut backoff = Duration::ZERO;
     loop {
         let permit = match &limit {
@@ -358,16 +363,17 @@ where
             mut force_closed,
             on_client_error,
         } = self;
-        let hyper_service = hyper::service::service_fn(move |mut request: http::Request<Incoming>| {
-            if secure {
-                request.extensions_mut().insert(Scheme::HTTPS);
-            }
-            let mut service = service.clone();
-            async move {
-                poll_fn(|cx| service.poll_ready(cx)).await?;
-                service.call(request).await
-            }
-        });
+        let hyper_service =
+            hyper::service::service_fn(move |mut request: http::Request<Incoming>| {
+                if secure {
+                    request.extensions_mut().insert(Scheme::HTTPS);
+                }
+                let mut service = service.clone();
+                async move {
+                    poll_fn(|cx| service.poll_ready(cx)).await?;
+                    service.call(request).await
+                }
+            });
         let connection = builder.serve_connection(TokioIo::new(io), hyper_service);
         tokio::select! {
             result = watcher.watch(connection) => {

@@ -64,7 +64,10 @@ impl TlsConfig {
     /// # Errors
     ///
     /// The read error, or as [`TlsConfig::from_pem`].
-    pub fn from_pem_files(cert_chain: impl AsRef<Path>, private_key: impl AsRef<Path>) -> io::Result<Self> {
+    pub fn from_pem_files(
+        cert_chain: impl AsRef<Path>,
+        private_key: impl AsRef<Path>,
+    ) -> io::Result<Self> {
         Self::from_pem(&std::fs::read(cert_chain)?, &std::fs::read(private_key)?)
     }
 

@@ -7,7 +7,8 @@ use serde_json::json;
 
 use crate::support::TestServer;
 
-const NEW_USER: &str = r#"{"name":"Ada","email":"ada@example.com","age":36,"tags":["math","code"]}"#;
+const NEW_USER: &str =
+    r#"{"name":"Ada","email":"ada@example.com","age":36,"tags":["math","code"]}"#;
 
 async fn create(app: &TestServer, body: &'static str) -> crate::support::Answer {
     app.send(
@@ -20,7 +21,9 @@ async fn create(app: &TestServer, body: &'static str) -> crate::support::Answer 
 }
 
 pub async fn health(app: &TestServer) {
-    app.get("/health").await.assert(200, json!({"status": "ok"}));
+    app.get("/health")
+        .await
+        .assert(200, json!({"status": "ok"}));
 }
 
 pub async fn create_and_get_user(app: &TestServer) {
@@ -29,7 +32,9 @@ pub async fn create_and_get_user(app: &TestServer) {
                       "tags": ["math", "code"], "active": true});
     created.assert(201, user.clone());
     app.get("/users/1").await.assert(200, user);
-    app.get("/users/2").await.assert(404, json!({"error": "User not found"}));
+    app.get("/users/2")
+        .await
+        .assert(404, json!({"error": "User not found"}));
 }
 
 pub async fn duplicate_email_is_a_conflict(app: &TestServer) {
@@ -40,26 +45,36 @@ pub async fn duplicate_email_is_a_conflict(app: &TestServer) {
 }
 
 pub async fn body_rules_are_all_reported(app: &TestServer) {
-    create(app, r#"{"name":"","email":"nope","age":151,"tags":["a","b","c","d","e","f"]}"#)
-        .await
-        .assert(
-            400,
-            json!({"error": "Validation failed", "details": [
-                {"path": ["age"], "message": "must be between 0 and 150"},
-                {"path": ["email"], "message": "must be a valid email address"},
-                {"path": ["name"], "message": "length must be between 1 and 50"},
-                {"path": ["tags"], "message": "length must be at most 5"},
-            ]}),
-        );
+    create(
+        app,
+        r#"{"name":"","email":"nope","age":151,"tags":["a","b","c","d","e","f"]}"#,
+    )
+    .await
+    .assert(
+        400,
+        json!({"error": "Validation failed", "details": [
+            {"path": ["age"], "message": "must be between 0 and 150"},
+            {"path": ["email"], "message": "must be a valid email address"},
+            {"path": ["name"], "message": "length must be between 1 and 50"},
+            {"path": ["tags"], "message": "length must be at most 5"},
+        ]}),
+    );
 }
 
 pub async fn body_shape_errors_have_paths(app: &TestServer) {
-    let answer = create(app, r#"{"name":"Ada","email":"ada@example.com","age":"old"}"#).await;
+    let answer = create(
+        app,
+        r#"{"name":"Ada","email":"ada@example.com","age":"old"}"#,
+    )
+    .await;
     assert_eq!(answer.status, 400);
     let body = answer.json();
     assert_eq!(body["error"], "Validation failed");
     assert_eq!(body["details"][0]["path"], json!(["age"]));
-    assert!(body["details"][0]["message"].as_str().unwrap().contains("invalid type"));
+    assert!(body["details"][0]["message"]
+        .as_str()
+        .unwrap()
+        .contains("invalid type"));
     let missing = create(app, r#"{"email":"ada@example.com"}"#).await.json();
     assert_eq!(missing["details"][0]["message"], "missing field `name`");
 }
@@ -77,10 +92,17 @@ pub async fn invalid_or_empty_json(app: &TestServer) {
 
 pub async fn content_type_must_be_json(app: &TestServer) {
     let plain = app
-        .send(app.client.post(app.url("/users")).header("content-type", "text/plain").body(NEW_USER))
+        .send(
+            app.client
+                .post(app.url("/users"))
+                .header("content-type", "text/plain")
+                .body(NEW_USER),
+        )
         .await;
     plain.assert(415, json!({"error": "Unsupported media type"}));
-    let missing = app.send(app.client.post(app.url("/users")).body(NEW_USER)).await;
+    let missing = app
+        .send(app.client.post(app.url("/users")).body(NEW_USER))
+        .await;
     assert_eq!(missing.status, 415);
     let charset = app
         .send(
@@ -103,9 +125,17 @@ pub async fn content_type_must_be_json(app: &TestServer) {
 }
 
 pub async fn oversized_bodies_are_refused(app: &TestServer) {
-    let big = format!(r#"{{"name":"{}","email":"x@example.com"}}"#, "x".repeat(2 * 1024 * 1024));
+    let big = format!(
+        r#"{{"name":"{}","email":"x@example.com"}}"#,
+        "x".repeat(2 * 1024 * 1024)
+    );
     let answer = app
-        .send(app.client.post(app.url("/users")).header("content-type", "application/json").body(big))
+        .send(
+            app.client
+                .post(app.url("/users"))
+                .header("content-type", "application/json")
+                .body(big),
+        )
         .await;
     answer.assert(413, json!({"error": "Payload too large"}));
     // A declared 50 MB body is refused before a byte of it is sent.
@@ -123,25 +153,51 @@ pub async fn chunked_body_over_the_limit(app: &TestServer) {
     }
     request.push_str("0\r\n\r\n");
     let raw = app.raw(request.as_bytes()).await;
-    assert!(raw.starts_with("HTTP/1.1 413"), "{}", &raw[..raw.len().min(200)]);
+    assert!(
+        raw.starts_with("HTTP/1.1 413"),
+        "{}",
+        &raw[..raw.len().min(200)]
+    );
 }
 
 pub async fn list_query_paging_and_filters(app: &TestServer) {
-    for (name, tags, active) in [("a", r#"["x","y"]"#, true), ("b", r#"["x"]"#, false), ("c", r#"["y"]"#, true)] {
-        let body = format!(r#"{{"name":"{name}","email":"{name}@example.com","tags":{tags},"active":{active}}}"#);
+    for (name, tags, active) in [
+        ("a", r#"["x","y"]"#, true),
+        ("b", r#"["x"]"#, false),
+        ("c", r#"["y"]"#, true),
+    ] {
+        let body = format!(
+            r#"{{"name":"{name}","email":"{name}@example.com","tags":{tags},"active":{active}}}"#
+        );
         let answer = app
-            .send(app.client.post(app.url("/users")).header("content-type", "application/json").body(body))
+            .send(
+                app.client
+                    .post(app.url("/users"))
+                    .header("content-type", "application/json")
+                    .body(body),
+            )
             .await;
         assert_eq!(answer.status, 201);
     }
     let names = |answer: &crate::support::Answer| -> Vec<String> {
-        answer.json()["items"].as_array().unwrap().iter().map(|u| u["name"].as_str().unwrap().to_owned()).collect()
+        answer.json()["items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|u| u["name"].as_str().unwrap().to_owned())
+            .collect()
     };
     let all = app.get("/users").await;
     assert_eq!(names(&all), ["a", "b", "c"]);
-    assert_eq!((all.json()["limit"].clone(), all.json()["total"].clone()), (json!(10), json!(3)));
+    assert_eq!(
+        (all.json()["limit"].clone(), all.json()["total"].clone()),
+        (json!(10), json!(3))
+    );
     let page = app.get("/users?limit=1&offset=1").await;
-    assert_eq!((names(&page), page.json()["total"].clone()), (vec!["b".to_owned()], json!(3)));
+    assert_eq!(
+        (names(&page), page.json()["total"].clone()),
+        (vec!["b".to_owned()], json!(3))
+    );
     assert_eq!(names(&app.get("/users?active=true").await), ["a", "c"]);
     assert_eq!(names(&app.get("/users?tag=x&tag=y").await), ["a"]);
     assert_eq!(names(&app.get("/users?tag[]=x&tag[]=y").await), ["a"]);
@@ -150,8 +206,11 @@ pub async fn list_query_paging_and_filters(app: &TestServer) {
 
 pub async fn query_failures(app: &TestServer) {
     let zero = app.get("/users?limit=0").await;
-    zero.assert(400, json!({"error": "Validation failed", "details": [
-        {"path": ["limit"], "message": "must be between 1 and 100"}]}));
+    zero.assert(
+        400,
+        json!({"error": "Validation failed", "details": [
+        {"path": ["limit"], "message": "must be between 1 and 100"}]}),
+    );
     let word = app.get("/users?limit=ten").await.json();
     assert_eq!(word["details"][0]["path"], json!(["limit"]));
     let flag = app.get("/users?active=maybe").await.json();
@@ -165,15 +224,22 @@ pub async fn params_failures_and_decoding(app: &TestServer) {
     app.get("/orgs/acme%20inc/repos/r%C3%A9po%2Fx")
         .await
         .assert(200, json!({"org": "acme inc", "repo": "répo/x"}));
-    app.get("/files/a/b%20c/d.txt").await.assert(200, json!({"path": "a/b c/d.txt"}));
-    app.get("/files/").await.assert(404, json!({"error": "Not found"}));
+    app.get("/files/a/b%20c/d.txt")
+        .await
+        .assert(200, json!({"path": "a/b c/d.txt"}));
+    app.get("/files/")
+        .await
+        .assert(404, json!({"error": "Not found"}));
 }
 
 pub async fn replace_update_delete(app: &TestServer) {
     create(app, NEW_USER).await;
     create(app, r#"{"name":"Bo","email":"bo@example.com"}"#).await;
     let put = |id: u32, body: &'static str| {
-        app.client.put(app.url(&format!("/users/{id}"))).header("content-type", "application/json").body(body)
+        app.client
+            .put(app.url(&format!("/users/{id}")))
+            .header("content-type", "application/json")
+            .body(body)
     };
     app.send(put(2, r#"{"name":"Bob","email":"bob@example.com"}"#)).await.assert(
         200,
@@ -186,20 +252,49 @@ pub async fn replace_update_delete(app: &TestServer) {
         .await
         .assert(404, json!({"error": "User not found"}));
     let patch = app
-        .send(app.client.patch(app.url("/users/1")).header("content-type", "application/json").body(r#"{"age":37,"active":false}"#))
+        .send(
+            app.client
+                .patch(app.url("/users/1"))
+                .header("content-type", "application/json")
+                .body(r#"{"age":37,"active":false}"#),
+        )
         .await;
-    assert_eq!((patch.json()["age"].clone(), patch.json()["active"].clone(), patch.json()["name"].clone()), (json!(37), json!(false), json!("Ada")));
+    assert_eq!(
+        (
+            patch.json()["age"].clone(),
+            patch.json()["active"].clone(),
+            patch.json()["name"].clone()
+        ),
+        (json!(37), json!(false), json!("Ada"))
+    );
     let bad_patch = app
-        .send(app.client.patch(app.url("/users/1")).header("content-type", "application/json").body(r#"{"name":""}"#))
+        .send(
+            app.client
+                .patch(app.url("/users/1"))
+                .header("content-type", "application/json")
+                .body(r#"{"name":""}"#),
+        )
         .await;
     assert_eq!(bad_patch.json()["details"][0]["path"], json!(["name"]));
-    app.send(app.client.delete(app.url("/users/1"))).await.assert(200, json!({"deleted": true, "id": 1}));
-    app.send(app.client.delete(app.url("/users/1"))).await.assert(404, json!({"error": "User not found"}));
+    app.send(app.client.delete(app.url("/users/1")))
+        .await
+        .assert(200, json!({"deleted": true, "id": 1}));
+    app.send(app.client.delete(app.url("/users/1")))
+        .await
+        .assert(404, json!({"error": "User not found"}));
 }
 
 pub async fn auth_middleware(app: &TestServer) {
-    app.get("/me").await.assert(401, json!({"error": "Unauthorized"}));
-    let basic = app.send(app.client.get(app.url("/me")).header("authorization", "Basic YTpi")).await;
+    app.get("/me")
+        .await
+        .assert(401, json!({"error": "Unauthorized"}));
+    let basic = app
+        .send(
+            app.client
+                .get(app.url("/me"))
+                .header("authorization", "Basic YTpi"),
+        )
+        .await;
     basic.assert(401, json!({"error": "Unauthorized"}));
     assert_eq!(basic.header("www-authenticate"), "Bearer");
     app.send(app.client.get(app.url("/me")).bearer_auth("wrong"))
@@ -212,13 +307,23 @@ pub async fn auth_middleware(app: &TestServer) {
 
 pub async fn auth_runs_before_the_body_is_read(app: &TestServer) {
     for body in ["not json", r#"{"text":""}"#] {
-        app.send(app.client.post(app.url("/me/notes")).header("content-type", "application/json").body(body))
-            .await
-            .assert(401, json!({"error": "Unauthorized"}));
-    }
-    app.send(app.client.post(app.url("/me/notes")).header("content-type", "text/plain").body("x"))
+        app.send(
+            app.client
+                .post(app.url("/me/notes"))
+                .header("content-type", "application/json")
+                .body(body),
+        )
         .await
         .assert(401, json!({"error": "Unauthorized"}));
+    }
+    app.send(
+        app.client
+            .post(app.url("/me/notes"))
+            .header("content-type", "text/plain")
+            .body("x"),
+    )
+    .await
+    .assert(401, json!({"error": "Unauthorized"}));
     app.send(
         app.client
             .post(app.url("/me/notes"))
@@ -232,32 +337,54 @@ pub async fn auth_runs_before_the_body_is_read(app: &TestServer) {
 
 pub async fn middleware_is_an_onion(app: &TestServer) {
     let answer = app.get("/trace").await;
-    answer.assert(200, json!({"trace": ["outer:before", "inner:before", "handler"]}));
+    answer.assert(
+        200,
+        json!({"trace": ["outer:before", "inner:before", "handler"]}),
+    );
     assert_eq!(answer.header("x-trace-after"), "inner,outer");
 }
 
 pub async fn handler_errors(app: &TestServer) {
-    app.get("/errors/plain").await.assert(500, json!({"error": "boom"}));
+    app.get("/errors/plain")
+        .await
+        .assert(500, json!({"error": "boom"}));
     for code in [400, 418, 503, 599] {
-        app.get(&format!("/errors/status/{code}")).await.assert(code, json!({"error": "custom error"}));
+        app.get(&format!("/errors/status/{code}"))
+            .await
+            .assert(code, json!({"error": "custom error"}));
     }
     assert_eq!(app.get("/errors/status/200").await.status, 400);
-    app.get("/errors/bad-response").await.assert(500, json!({"error": "Response validation failed"}));
+    app.get("/errors/bad-response")
+        .await
+        .assert(500, json!({"error": "Response validation failed"}));
 }
 
 pub async fn panics_are_isolated(app: &TestServer) {
     for _ in 0..3 {
-        app.get("/errors/panic").await.assert(500, json!({"error": "Internal server error"}));
+        app.get("/errors/panic")
+            .await
+            .assert(500, json!({"error": "Internal server error"}));
     }
-    app.get("/health").await.assert(200, json!({"status": "ok"}));
+    app.get("/health")
+        .await
+        .assert(200, json!({"status": "ok"}));
 }
 
 pub async fn nested_details(app: &TestServer) {
-    let echo = |body: &'static str| app.client.post(app.url("/echo")).header("content-type", "application/json").body(body);
+    let echo = |body: &'static str| {
+        app.client
+            .post(app.url("/echo"))
+            .header("content-type", "application/json")
+            .body(body)
+    };
     app.send(echo(r#"{"items":[{"sku":"a","qty":1}],"note":"n"}"#))
         .await
         .assert(201, json!({"items": [{"sku": "a", "qty": 1}], "note": "n"}));
-    app.send(echo(r#"{"items":[{"sku":"a","qty":1},{"sku":"","qty":100}]}"#)).await.assert(
+    app.send(echo(
+        r#"{"items":[{"sku":"a","qty":1},{"sku":"","qty":100}]}"#,
+    ))
+    .await
+    .assert(
         400,
         json!({"error": "Validation failed", "details": [
             {"path": ["items", 1, "qty"], "message": "must be between 1 and 99"},
@@ -265,21 +392,43 @@ pub async fn nested_details(app: &TestServer) {
         ]}),
     );
     let empty = app.send(echo(r#"{"items":[]}"#)).await.json();
-    assert_eq!(empty["details"], json!([{"path": ["items"], "message": "length must be at least 1"}]));
-    let typed = app.send(echo(r#"{"items":[{"sku":"a","qty":1},{"sku":"b","qty":-1}]}"#)).await.json();
+    assert_eq!(
+        empty["details"],
+        json!([{"path": ["items"], "message": "length must be at least 1"}])
+    );
+    let typed = app
+        .send(echo(
+            r#"{"items":[{"sku":"a","qty":1},{"sku":"b","qty":-1}]}"#,
+        ))
+        .await
+        .json();
     assert_eq!(typed["details"][0]["path"], json!(["items", 1, "qty"]));
 }
 
 pub async fn routing_statuses(app: &TestServer) {
-    app.get("/nope").await.assert(404, json!({"error": "Not found"}));
-    app.get("/health/").await.assert(404, json!({"error": "Not found"}));
-    app.get("/HEALTH").await.assert(404, json!({"error": "Not found"}));
+    app.get("/nope")
+        .await
+        .assert(404, json!({"error": "Not found"}));
+    app.get("/health/")
+        .await
+        .assert(404, json!({"error": "Not found"}));
+    app.get("/HEALTH")
+        .await
+        .assert(404, json!({"error": "Not found"}));
     let wrong = app.send(app.client.delete(app.url("/users"))).await;
     wrong.assert(405, json!({"error": "Method not allowed"}));
     assert_eq!(wrong.header("allow"), "GET, HEAD, POST, OPTIONS");
-    let options = app.send(app.client.request(reqwest::Method::OPTIONS, app.url("/users/1"))).await;
+    let options = app
+        .send(
+            app.client
+                .request(reqwest::Method::OPTIONS, app.url("/users/1")),
+        )
+        .await;
     assert_eq!(options.status, 204);
-    assert_eq!(options.header("allow"), "GET, HEAD, PUT, PATCH, DELETE, OPTIONS");
+    assert_eq!(
+        options.header("allow"),
+        "GET, HEAD, PUT, PATCH, DELETE, OPTIONS"
+    );
     let head = app.send(app.client.head(app.url("/health"))).await;
     assert_eq!((head.status, head.text.as_str()), (200, ""));
     assert_eq!(head.header("content-length"), "15");
@@ -287,7 +436,9 @@ pub async fn routing_statuses(app: &TestServer) {
 }
 
 pub async fn slow_requests(app: &TestServer) {
-    app.get("/slow?ms=50").await.assert(200, json!({"slept": 50}));
+    app.get("/slow?ms=50")
+        .await
+        .assert(200, json!({"slept": 50}));
     assert_eq!(app.get("/slow?ms=10001").await.status, 400);
 }
 
@@ -295,7 +446,10 @@ pub async fn keep_alive_and_pipelining(app: &TestServer) {
     let one = "GET /health HTTP/1.1\r\nhost: x\r\n\r\n";
     let last = "GET /users/7 HTTP/1.1\r\nhost: x\r\nconnection: close\r\n\r\n";
     let raw = app.raw(format!("{one}{one}{last}").as_bytes()).await;
-    let statuses: Vec<&str> = raw.match_indices("HTTP/1.1 ").map(|(i, _)| &raw[i + 9..i + 12]).collect();
+    let statuses: Vec<&str> = raw
+        .match_indices("HTTP/1.1 ")
+        .map(|(i, _)| &raw[i + 9..i + 12])
+        .collect();
     assert_eq!(statuses, ["200", "200", "404"], "{raw}");
 }
 

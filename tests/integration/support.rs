@@ -22,7 +22,14 @@ impl TestServer {
     }
 
     pub async fn get(&self, path: &str) -> Answer {
-        Answer::from(self.client.get(self.url(path)).send().await.expect("request sent")).await
+        Answer::from(
+            self.client
+                .get(self.url(path))
+                .send()
+                .await
+                .expect("request sent"),
+        )
+        .await
     }
 
     pub async fn send(&self, request: reqwest::RequestBuilder) -> Answer {
@@ -62,7 +69,8 @@ impl Answer {
     }
 
     pub fn json(&self) -> serde_json::Value {
-        serde_json::from_str(&self.text).unwrap_or_else(|e| panic!("not JSON ({e}): {:?}", self.text))
+        serde_json::from_str(&self.text)
+            .unwrap_or_else(|e| panic!("not JSON ({e}): {:?}", self.text))
     }
 
     pub fn header(&self, name: &str) -> &str {
@@ -103,7 +111,9 @@ pub fn options() -> ServerOptions {
 
 /// The native server on 127.0.0.1:0.
 pub async fn native_with(handlers: Vec<AnyHandler>, options: ServerOptions) -> TestServer {
-    let server = pactum::serve(handlers, options).await.expect("server starts");
+    let server = pactum::serve(handlers, options)
+        .await
+        .expect("server starts");
     TestServer {
         addr: server.local_addr(),
         server,
@@ -123,7 +133,9 @@ pub async fn warp() -> TestServer {
     let app = pactum_warp::filter(crate::api::handlers())
         .expect("valid handler list")
         .or(pactum_warp::not_found());
-    let server = pactum_warp::serve(app, options()).await.expect("server starts");
+    let server = pactum_warp::serve(app, options())
+        .await
+        .expect("server starts");
     TestServer {
         addr: server.local_addr(),
         server,
