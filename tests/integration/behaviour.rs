@@ -478,3 +478,5 @@ macro_rules! adapter_cases {
 
 adapter_cases!(native, crate::support::native);
 adapter_cases!(warp, crate::support::warp);
+adapter_cases!(fixture_native, crate::support::fixture_native);
+adapter_cases!(fixture_warp, crate::support::fixture_warp);

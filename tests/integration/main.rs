@@ -5,4 +5,8 @@
 #[path = "../../examples/conformance/api.rs"]
 mod api;
 mod behaviour;
+mod fixture;
+mod hardening;
+mod service;
 mod support;
+mod tls;

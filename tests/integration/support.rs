@@ -8,15 +8,31 @@ use pactum::{AnyHandler, Server, ServerOptions};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
-/// A server under test. The server stops with the test's runtime.
+/// A server under test: in this process (stopped with the test's runtime), or the
+/// conformance binary (killed when dropped).
 pub struct TestServer {
     pub addr: SocketAddr,
     #[allow(dead_code)]
-    pub server: Server,
+    pub running: Running,
     pub client: reqwest::Client,
 }
 
+/// What serves a [`TestServer`].
+#[allow(dead_code)]
+pub enum Running {
+    Server(Server),
+    Process(tokio::process::Child),
+}
+
 impl TestServer {
+    /// The in-process server's parts, for tests that shut it down themselves.
+    pub fn into_parts(self) -> (SocketAddr, Server, reqwest::Client) {
+        match self.running {
+            Running::Server(server) => (self.addr, server, self.client),
+            Running::Process(_) => panic!("the conformance process has no in-process handle"),
+        }
+    }
+
     pub fn url(&self, path: &str) -> String {
         format!("http://{}{}", self.addr, path)
     }
@@ -116,7 +132,7 @@ pub async fn native_with(handlers: Vec<AnyHandler>, options: ServerOptions) -> T
         .expect("server starts");
     TestServer {
         addr: server.local_addr(),
-        server,
+        running: Running::Server(server),
         client: client(),
     }
 }
@@ -138,7 +154,73 @@ pub async fn warp() -> TestServer {
         .expect("server starts");
     TestServer {
         addr: server.local_addr(),
-        server,
+        running: Running::Server(server),
         client: client(),
     }
+}
+
+/// The `conformance` example binary, built once (a no-op when `cargo test` built it already).
+fn conformance_binary() -> &'static std::path::Path {
+    static BINARY: std::sync::OnceLock<std::path::PathBuf> = std::sync::OnceLock::new();
+    BINARY.get_or_init(|| {
+        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
+        let output = std::process::Command::new(cargo)
+            .args(["build", "--example", "conformance", "--message-format=json"])
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .stderr(std::process::Stdio::inherit())
+            .output()
+            .expect("cargo runs");
+        assert!(
+            output.status.success(),
+            "building the conformance example failed"
+        );
+        String::from_utf8_lossy(&output.stdout)
+            .lines()
+            .filter_map(|line| serde_json::from_str::<serde_json::Value>(line).ok())
+            .filter(|m| m["target"]["name"] == "conformance")
+            .find_map(|m| m["executable"].as_str().map(std::path::PathBuf::from))
+            .expect("cargo reports the conformance executable")
+    })
+}
+
+/// Starts `conformance --adapter <adapter> --port 0` and reads its first stdout line.
+pub async fn fixture(adapter: &str) -> TestServer {
+    use tokio::io::AsyncBufReadExt;
+    let binary = tokio::task::spawn_blocking(|| conformance_binary().to_owned())
+        .await
+        .expect("build task");
+    let mut child = tokio::process::Command::new(binary)
+        .args(["--adapter", adapter, "--port", "0", "--host", "127.0.0.1"])
+        .stdout(std::process::Stdio::piped())
+        // Its deliberate panics and error logs would drown the test output.
+        .stderr(std::process::Stdio::null())
+        .kill_on_drop(true)
+        .spawn()
+        .expect("conformance starts");
+    let stdout = child.stdout.take().expect("piped stdout");
+    let mut first = String::new();
+    tokio::time::timeout(
+        Duration::from_secs(30),
+        tokio::io::BufReader::new(stdout).read_line(&mut first),
+    )
+    .await
+    .expect("conformance prints its address in time")
+    .expect("stdout readable");
+    let url = first
+        .trim()
+        .strip_prefix("listening on http://")
+        .unwrap_or_else(|| panic!("unexpected first line {first:?}"));
+    TestServer {
+        addr: url.parse().expect("HOST:PORT"),
+        running: Running::Process(child),
+        client: client(),
+    }
+}
+
+pub async fn fixture_native() -> TestServer {
+    fixture("native").await
+}
+
+pub async fn fixture_warp() -> TestServer {
+    fixture("warp").await
 }
