@@ -29,6 +29,7 @@
 //!     status: String,
 //! }
 //!
+//! # #[cfg(feature = "server")]
 //! #[tokio::main]
 //! async fn main() -> Result<(), Box<dyn std::error::Error>> {
 //!     let health = Endpoint::get(route::static_path("/health")).response::<Health>().build()?;
@@ -47,6 +48,8 @@
 //!     server.shutdown_on_signal().await;
 //!     Ok(())
 //! }
+//! # #[cfg(not(feature = "server"))]
+//! # fn main() {}
 //! ```
 //!
 //! # Settings
@@ -56,9 +59,9 @@
 //!
 //! # Features
 //!
-//! - `server` (default): [`serve`], a filter on pactum's native server with its hardened
-//!   connection settings.
-//! - `tls`: HTTPS for [`serve`] ([`pactum::ServerOptions::https`]).
+//! - `server` (default): `serve`, a filter on pactum's native server with its hardened
+//!   connection settings (enables `pactum/server`).
+//! - `tls`: HTTPS for `serve`, with `pactum::ServerOptions::https` (enables `pactum/tls`).
 //!
 //! [pactum]: https://docs.rs/pactum
 //! [warp]: https://docs.rs/warp
@@ -108,8 +111,10 @@ pub use serve::serve;
 /// or routes that cannot be told apart.
 pub fn filter(
     handlers: impl IntoIterator<Item = pactum::AnyHandler>,
-) -> Result<impl Filter<Extract = (Response,), Error = Rejection> + Clone + Send + Sync + 'static, ConfigError>
-{
+) -> Result<
+    impl Filter<Extract = (Response,), Error = Rejection> + Clone + Send + Sync + 'static,
+    ConfigError,
+> {
     Options::new().filter(handlers)
 }
 
@@ -253,7 +258,8 @@ impl Options {
 ///
 /// The filters of this crate reject a request that no route of their list matches, so that
 /// other filters get it; warp's own answer for an unhandled not-found rejection is an empty
-/// 404. This filter makes the answer the same as the native server's.
+/// 404. This filter makes the answer the same as the native server's. It uses the built-in
+/// body: with a pipeline error formatter, end the chain with your own catch-all or recover.
 ///
 /// ```
 /// use pactum::{handler, route, Endpoint, NoContent};
@@ -309,7 +315,10 @@ fn build_request(
         None => path.as_str().to_owned(),
     };
     let uri: http::Uri = uri.parse().map_err(|_| {
-        Error::from(HttpError::new(StatusCode::BAD_REQUEST, "Invalid request URI"))
+        Error::from(HttpError::new(
+            StatusCode::BAD_REQUEST,
+            "Invalid request URI",
+        ))
     })?;
     let mut request = http::Request::new(body);
     *request.method_mut() = method;

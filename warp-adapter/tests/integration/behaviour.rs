@@ -96,7 +96,10 @@ async fn get_with_params(addr: SocketAddr) {
     let res = client().get(url(addr, "/users/7")).send().await.unwrap();
     assert_eq!(res.status(), StatusCode::OK);
     assert_eq!(res.headers()["content-type"], "application/json");
-    assert_eq!(res.json::<Value>().await.unwrap(), json!({"id": 7, "name": "Ada"}));
+    assert_eq!(
+        res.json::<Value>().await.unwrap(),
+        json!({"id": 7, "name": "Ada"})
+    );
 }
 
 async fn post_answers_201(addr: SocketAddr) {
@@ -107,7 +110,10 @@ async fn post_answers_201(addr: SocketAddr) {
         .await
         .unwrap();
     assert_eq!(res.status(), StatusCode::CREATED);
-    assert_eq!(res.json::<Value>().await.unwrap(), json!({"id": 1, "name": "Grace"}));
+    assert_eq!(
+        res.json::<Value>().await.unwrap(),
+        json!({"id": 1, "name": "Grace"})
+    );
 }
 
 async fn validation_failure_has_details(addr: SocketAddr) {
@@ -124,7 +130,9 @@ async fn validation_failure_has_details(addr: SocketAddr) {
     let paths: Vec<&Value> = details.iter().map(|d| &d["path"]).collect();
     assert!(paths.contains(&&json!(["name"])), "{body}");
     assert!(paths.contains(&&json!(["email"])), "{body}");
-    assert!(details.iter().all(|d| d["message"].as_str().is_some_and(|m| !m.is_empty())));
+    assert!(details
+        .iter()
+        .all(|d| d["message"].as_str().is_some_and(|m| !m.is_empty())));
 }
 
 async fn invalid_json(addr: SocketAddr) {
@@ -164,7 +172,10 @@ async fn method_not_allowed_with_allow(addr: SocketAddr) {
     let allow = res.headers()["allow"].to_str().unwrap().to_owned();
     assert!(allow.contains("POST"), "{allow}");
     assert!(!allow.contains("DELETE"), "{allow}");
-    assert_eq!(res.json::<Value>().await.unwrap(), json!({"error": "Method not allowed"}));
+    assert_eq!(
+        res.json::<Value>().await.unwrap(),
+        json!({"error": "Method not allowed"})
+    );
 }
 
 async fn options_answers_allow(addr: SocketAddr) {
@@ -185,7 +196,10 @@ async fn head_has_headers_no_body(addr: SocketAddr) {
     let res = client().head(url(addr, "/users/7")).send().await.unwrap();
     assert_eq!(res.status(), StatusCode::OK);
     assert_eq!(res.headers()["content-type"], "application/json");
-    assert_eq!(res.headers()["content-length"], get_len.to_string().as_str());
+    assert_eq!(
+        res.headers()["content-length"],
+        get_len.to_string().as_str()
+    );
     assert!(res.bytes().await.unwrap().is_empty());
 
     let res = client().head(url(addr, "/users/0")).send().await.unwrap();
@@ -202,7 +216,10 @@ async fn unsupported_media_type(addr: SocketAddr) {
         .await
         .unwrap();
     assert_eq!(res.status(), StatusCode::UNSUPPORTED_MEDIA_TYPE);
-    assert_eq!(res.json::<Value>().await.unwrap(), json!({"error": "Unsupported media type"}));
+    assert_eq!(
+        res.json::<Value>().await.unwrap(),
+        json!({"error": "Unsupported media type"})
+    );
 }
 
 async fn declared_length_over_limit(addr: SocketAddr) {
@@ -231,7 +248,10 @@ async fn streamed_body_over_limit(addr: SocketAddr) {
 async fn panic_is_500_and_server_keeps_serving(addr: SocketAddr) {
     let res = client().get(url(addr, "/panic")).send().await.unwrap();
     assert_eq!(res.status(), StatusCode::INTERNAL_SERVER_ERROR);
-    assert_eq!(res.json::<Value>().await.unwrap(), json!({"error": "Internal server error"}));
+    assert_eq!(
+        res.json::<Value>().await.unwrap(),
+        json!({"error": "Internal server error"})
+    );
 
     let res = client().get(url(addr, "/users/1")).send().await.unwrap();
     assert_eq!(res.status(), StatusCode::OK);
@@ -246,7 +266,10 @@ async fn query_and_full_url(addr: SocketAddr) {
     assert_eq!(res.status(), StatusCode::OK);
     let body: Value = res.json().await.unwrap();
     // `ctx.url` is the URL the client asked for, mount prefix included.
-    assert_eq!(body["url"], format!("http://{addr}/api/whoami?tag=a&tag=b&limit=5"));
+    assert_eq!(
+        body["url"],
+        format!("http://{addr}/api/whoami?tag=a&tag=b&limit=5")
+    );
     assert_eq!(body["tags"], json!(["a", "b"]));
     assert_eq!(body["limit"], 5);
 
@@ -271,7 +294,10 @@ async fn middleware_rejects_before_body(addr: SocketAddr) {
         .unwrap();
     assert_eq!(res.status(), StatusCode::UNAUTHORIZED);
     assert_eq!(res.headers()["www-authenticate"], "Bearer");
-    assert_eq!(res.json::<Value>().await.unwrap(), json!({"error": "Unauthorized"}));
+    assert_eq!(
+        res.json::<Value>().await.unwrap(),
+        json!({"error": "Unauthorized"})
+    );
 
     let res = client()
         .post(url(addr, "/secure"))
@@ -284,13 +310,22 @@ async fn middleware_rejects_before_body(addr: SocketAddr) {
 }
 
 async fn unknown_path_is_json_404(addr: SocketAddr) {
-    for path in ["/api/nope", "/elsewhere", "/api/users/7/extra", "/api/Users/7"] {
+    for path in [
+        "/api/nope",
+        "/elsewhere",
+        "/api/users/7/extra",
+        "/api/Users/7",
+    ] {
         let res = client()
             .get(format!("http://{addr}{path}"))
             .send()
             .await
             .unwrap();
         assert_eq!(res.status(), StatusCode::NOT_FOUND, "{path}");
-        assert_eq!(res.json::<Value>().await.unwrap(), json!({"error": "Not found"}), "{path}");
+        assert_eq!(
+            res.json::<Value>().await.unwrap(),
+            json!({"error": "Not found"}),
+            "{path}"
+        );
     }
 }

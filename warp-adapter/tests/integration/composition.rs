@@ -21,21 +21,41 @@ async fn two_lists_under_two_prefixes() {
     let app = warp::path("api").and(v1.or(v2));
     let server = spawn(app).await;
 
-    let res = client().get(server.url("/api/v1/users/7")).send().await.unwrap();
+    let res = client()
+        .get(server.url("/api/v1/users/7"))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(res.status(), StatusCode::OK);
     assert_eq!(res.json::<Value>().await.unwrap()["id"], 7);
 
-    let res = client().get(server.url("/api/v2/orders")).send().await.unwrap();
+    let res = client()
+        .get(server.url("/api/v2/orders"))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(res.json::<Value>().await.unwrap(), json!({"count": 3}));
 
     // Each list answers only under its own prefix.
-    let res = client().get(server.url("/api/v2/users/7")).send().await.unwrap();
+    let res = client()
+        .get(server.url("/api/v2/users/7"))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(res.status(), StatusCode::NOT_FOUND);
-    let res = client().get(server.url("/api/v1/orders")).send().await.unwrap();
+    let res = client()
+        .get(server.url("/api/v1/orders"))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(res.status(), StatusCode::NOT_FOUND);
 
     // The full URL reaches the handler, prefixes included.
-    let res = client().get(server.url("/api/v1/whoami?tag=x")).send().await.unwrap();
+    let res = client()
+        .get(server.url("/api/v1/whoami?tag=x"))
+        .send()
+        .await
+        .unwrap();
     let body: Value = res.json().await.unwrap();
     assert_eq!(body["url"], server.url("/api/v1/whoami?tag=x"));
 }
@@ -71,7 +91,11 @@ async fn two_lists_at_one_mount_point_and_plain_warp_routes() {
     let res = client().get(server.url("/api/plain")).send().await.unwrap();
     assert_eq!(res.text().await.unwrap(), "plain warp");
 
-    let res = client().get(server.url("/api/users/7")).send().await.unwrap();
+    let res = client()
+        .get(server.url("/api/users/7"))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(res.status(), StatusCode::OK);
 }
 
@@ -83,22 +107,41 @@ async fn catch_all_after_the_filters() {
     let app = warp::path("api").and(api).or(catch_all);
     let server = spawn(app).await;
 
-    let res = client().get(server.url("/api/unknown")).send().await.unwrap();
+    let res = client()
+        .get(server.url("/api/unknown"))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(res.status(), StatusCode::NOT_FOUND);
     assert_eq!(res.text().await.unwrap(), "nothing here");
 
     // A known path keeps pactum's answers, errors included: the catch-all does not see them.
-    let res = client().delete(server.url("/api/users")).send().await.unwrap();
+    let res = client()
+        .delete(server.url("/api/users"))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(res.status(), StatusCode::METHOD_NOT_ALLOWED);
-    let res = client().get(server.url("/api/users/0")).send().await.unwrap();
-    assert_eq!(res.json::<Value>().await.unwrap()["error"], "User not found");
+    let res = client()
+        .get(server.url("/api/users/0"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        res.json::<Value>().await.unwrap()["error"],
+        "User not found"
+    );
 }
 
 #[tokio::test]
 async fn warp_default_for_unmatched_is_empty_404() {
     let app = warp::path("api").and(pactum_warp::filter(support::users()).unwrap());
     let server = spawn(app).await;
-    let res = client().get(server.url("/api/unknown")).send().await.unwrap();
+    let res = client()
+        .get(server.url("/api/unknown"))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(res.status(), StatusCode::NOT_FOUND);
     assert!(res.bytes().await.unwrap().is_empty());
 }
@@ -120,9 +163,16 @@ async fn recover_formats_unmatched_requests() {
         .recover(json_not_found);
     let server = spawn(app).await;
 
-    let res = client().get(server.url("/api/unknown")).send().await.unwrap();
+    let res = client()
+        .get(server.url("/api/unknown"))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(res.status(), StatusCode::NOT_FOUND);
-    assert_eq!(res.json::<Value>().await.unwrap(), json!({"message": "custom: not found"}));
+    assert_eq!(
+        res.json::<Value>().await.unwrap(),
+        json!({"message": "custom: not found"})
+    );
 
     // Errors inside a matched route are answered by pactum, not by the recover.
     let res = client()
@@ -132,7 +182,10 @@ async fn recover_formats_unmatched_requests() {
         .await
         .unwrap();
     assert_eq!(res.status(), StatusCode::BAD_REQUEST);
-    assert_eq!(res.json::<Value>().await.unwrap()["error"], "Validation failed");
+    assert_eq!(
+        res.json::<Value>().await.unwrap()["error"],
+        "Validation failed"
+    );
 }
 
 #[tokio::test]
@@ -168,7 +221,10 @@ async fn cors_answers_preflight_and_decorates_answers() {
         .await
         .unwrap();
     assert_eq!(res.status(), StatusCode::BAD_REQUEST);
-    assert_eq!(res.headers()["access-control-allow-origin"], "https://app.example");
+    assert_eq!(
+        res.headers()["access-control-allow-origin"],
+        "https://app.example"
+    );
 
     // A plain OPTIONS (no preflight headers) still reaches pactum.
     let res = client()
@@ -193,11 +249,19 @@ async fn log_sees_pactum_statuses() {
         }));
     let server = spawn(app).await;
 
-    let res = client().get(server.url("/api/users/abc")).send().await.unwrap();
+    let res = client()
+        .get(server.url("/api/users/abc"))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(res.status(), StatusCode::BAD_REQUEST);
     assert_eq!(seen.load(Ordering::SeqCst), 400);
 
-    let res = client().get(server.url("/api/users/3")).send().await.unwrap();
+    let res = client()
+        .get(server.url("/api/users/3"))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(res.status(), StatusCode::OK);
     assert_eq!(seen.load(Ordering::SeqCst), 200);
 }
@@ -222,7 +286,10 @@ async fn gzip_compression() {
     flate2::read::GzDecoder::new(&compressed[..])
         .read_to_string(&mut json)
         .unwrap();
-    assert_eq!(serde_json::from_str::<Value>(&json).unwrap(), json!({"id": 7, "name": "Ada"}));
+    assert_eq!(
+        serde_json::from_str::<Value>(&json).unwrap(),
+        json!({"id": 7, "name": "Ada"})
+    );
 }
 
 #[tokio::test]
@@ -253,5 +320,8 @@ async fn everything_together() {
     flate2::read::GzDecoder::new(&res.bytes().await.unwrap()[..])
         .read_to_string(&mut json)
         .unwrap();
-    assert_eq!(serde_json::from_str::<Value>(&json).unwrap(), json!({"error": "Not found"}));
+    assert_eq!(
+        serde_json::from_str::<Value>(&json).unwrap(),
+        json!({"error": "Not found"})
+    );
 }

@@ -40,18 +40,33 @@ async fn ready_made_recover_answers_like_the_default_mode() {
     assert_eq!(body["error"], "Validation failed");
     assert_eq!(body["details"].as_array().unwrap().len(), 2);
 
-    let res = client().delete(server.url("/api/users")).send().await.unwrap();
+    let res = client()
+        .delete(server.url("/api/users"))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(res.status(), StatusCode::METHOD_NOT_ALLOWED);
     assert!(res.headers()["allow"].to_str().unwrap().contains("POST"));
-    assert_eq!(res.json::<Value>().await.unwrap(), json!({"error": "Method not allowed"}));
+    assert_eq!(
+        res.json::<Value>().await.unwrap(),
+        json!({"error": "Method not allowed"})
+    );
 
-    let res = client().get(server.url("/api/users/0")).send().await.unwrap();
+    let res = client()
+        .get(server.url("/api/users/0"))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(
         res.json::<Value>().await.unwrap(),
         json!({"error": "User not found", "code": "user_not_found"})
     );
 
-    let res = client().head(server.url("/api/users/0")).send().await.unwrap();
+    let res = client()
+        .head(server.url("/api/users/0"))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(res.status(), StatusCode::NOT_FOUND);
     assert!(res.bytes().await.unwrap().is_empty());
 
@@ -65,14 +80,28 @@ async fn ready_made_recover_answers_like_the_default_mode() {
 
     let res = client().get(server.url("/api/panic")).send().await.unwrap();
     assert_eq!(res.status(), StatusCode::INTERNAL_SERVER_ERROR);
-    assert_eq!(res.json::<Value>().await.unwrap(), json!({"error": "Internal server error"}));
+    assert_eq!(
+        res.json::<Value>().await.unwrap(),
+        json!({"error": "Internal server error"})
+    );
 
     // Success and unmatched requests are unaffected.
-    let res = client().get(server.url("/api/users/7")).send().await.unwrap();
+    let res = client()
+        .get(server.url("/api/users/7"))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(res.status(), StatusCode::OK);
-    let res = client().get(server.url("/api/unknown")).send().await.unwrap();
+    let res = client()
+        .get(server.url("/api/unknown"))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(res.status(), StatusCode::NOT_FOUND);
-    assert_eq!(res.json::<Value>().await.unwrap(), json!({"error": "Not found"}));
+    assert_eq!(
+        res.json::<Value>().await.unwrap(),
+        json!({"error": "Not found"})
+    );
 }
 
 async fn plain_text(rejection: Rejection) -> Result<Response, Infallible> {
@@ -105,11 +134,19 @@ async fn own_recover_formats_errors() {
     assert_eq!(res.status(), StatusCode::BAD_REQUEST);
     assert_eq!(res.text().await.unwrap(), "Validation failed (2 details)");
 
-    let res = client().get(server.url("/api/users/0")).send().await.unwrap();
+    let res = client()
+        .get(server.url("/api/users/0"))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(res.status(), StatusCode::NOT_FOUND);
     assert_eq!(res.text().await.unwrap(), "User not found (0 details)");
 
-    let res = client().get(server.url("/api/unknown")).send().await.unwrap();
+    let res = client()
+        .get(server.url("/api/unknown"))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(res.text().await.unwrap(), "no such page");
 }
 
@@ -128,12 +165,18 @@ async fn rejections_of_two_lists_combine() {
         .await
         .unwrap();
     assert_eq!(res.status(), StatusCode::BAD_REQUEST);
-    assert_eq!(res.json::<Value>().await.unwrap()["details"][0]["path"], json!(["qty"]));
+    assert_eq!(
+        res.json::<Value>().await.unwrap()["details"][0]["path"],
+        json!(["qty"])
+    );
 
     // The first list's error wins over the second list's not-found.
     let res = client().get(server.url("/users/abc")).send().await.unwrap();
     assert_eq!(res.status(), StatusCode::BAD_REQUEST);
-    assert_eq!(res.json::<Value>().await.unwrap()["details"][0]["path"], json!(["id"]));
+    assert_eq!(
+        res.json::<Value>().await.unwrap()["details"][0]["path"],
+        json!(["id"])
+    );
 
     // Unmatched: the recover passes warp's not-found on.
     let res = client().get(server.url("/nowhere")).send().await.unwrap();
@@ -145,7 +188,8 @@ async fn rejections_of_two_lists_combine() {
 async fn recover_must_come_before_a_catch_all() {
     // warp tries the next `.or()` branch on any rejection, so a catch-all placed right after
     // a rejecting filter would swallow its errors; the recover goes in between.
-    let catch_all = warp::any().map(|| warp::reply::with_status("catch-all", WarpStatus::NOT_FOUND));
+    let catch_all =
+        warp::any().map(|| warp::reply::with_status("catch-all", WarpStatus::NOT_FOUND));
     let app = rejecting(support::users())
         .recover(pactum_warp::recover)
         .or(catch_all);
@@ -158,7 +202,8 @@ async fn recover_must_come_before_a_catch_all() {
 }
 
 fn teapot_formatter(error: &pactum::Error) -> pactum::Response {
-    let mut response = http::Response::new(Bytes::from(format!("formatted: {}", error.to_body().error)));
+    let mut response =
+        http::Response::new(Bytes::from(format!("formatted: {}", error.to_body().error)));
     *response.status_mut() = error.status();
     response
 }
@@ -191,7 +236,11 @@ async fn pipeline_settings_apply_in_both_modes() {
     let server = spawn(answering.or(rejecting)).await;
 
     for prefix in ["/a", "/r"] {
-        let res = client().get(server.url(&format!("{prefix}/orders"))).send().await.unwrap();
+        let res = client()
+            .get(server.url(&format!("{prefix}/orders")))
+            .send()
+            .await
+            .unwrap();
         assert_eq!(res.status(), StatusCode::OK, "{prefix}");
         assert_eq!(res.headers()["x-served-by"], "pactum", "{prefix}");
 
@@ -204,6 +253,10 @@ async fn pipeline_settings_apply_in_both_modes() {
             .await
             .unwrap();
         assert_eq!(res.status(), StatusCode::PAYLOAD_TOO_LARGE, "{prefix}");
-        assert_eq!(res.text().await.unwrap(), "formatted: Payload too large", "{prefix}");
+        assert_eq!(
+            res.text().await.unwrap(),
+            "formatted: Payload too large",
+            "{prefix}"
+        );
     }
 }

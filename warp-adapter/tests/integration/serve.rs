@@ -1,0 +1,107 @@
+//! `pactum_warp::serve`: a filter on pactum's native server, with its hardened settings.
+
+use std::time::Duration;
+
+use pactum::ServerOptions;
+use reqwest::StatusCode;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+use warp::Filter;
+
+use crate::support::{self, client, raw, spawn};
+
+fn app() -> impl Filter<Extract = (impl warp::Reply,), Error = std::convert::Infallible> + Clone {
+    warp::path("api")
+        .and(pactum_warp::filter(support::users()).unwrap())
+        .or(pactum_warp::not_found())
+        .with(warp::log("pactum_warp::tests"))
+}
+
+fn options() -> ServerOptions {
+    ServerOptions::new().port(0).hostname("127.0.0.1")
+}
+
+/// Sends half a request head and reports whether the server closed the connection within
+/// `wait`.
+async fn closes_slow_client(addr: std::net::SocketAddr, wait: Duration) -> bool {
+    let mut stream = TcpStream::connect(addr).await.unwrap();
+    stream
+        .write_all(b"GET /api/users/1 HTTP/1.1\r\nHost: test\r\n")
+        .await
+        .unwrap();
+    let mut buf = [0u8; 1024];
+    let read = async {
+        loop {
+            match stream.read(&mut buf).await {
+                Ok(0) | Err(_) => return,
+                Ok(_) => {} // a 408 answer, then the close
+            }
+        }
+    };
+    tokio::time::timeout(wait, read).await.is_ok()
+}
+
+#[tokio::test]
+async fn header_read_timeout_closes_slow_clients() {
+    let server = pactum_warp::serve(
+        app(),
+        options().header_read_timeout(Duration::from_millis(200)),
+    )
+    .await
+    .unwrap();
+    assert!(closes_slow_client(server.local_addr(), Duration::from_secs(5)).await);
+
+    // Other clients are served meanwhile and after.
+    let res = client()
+        .get(format!("http://{}/api/users/1", server.local_addr()))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::OK);
+    assert!(server.shutdown().await);
+}
+
+#[tokio::test]
+async fn warp_own_server_keeps_slow_clients() {
+    // Why `serve` exists: warp's server sets no timer, so hyper's header timeout is off.
+    let server = spawn(app()).await;
+    assert!(!closes_slow_client(server.addr, Duration::from_millis(700)).await);
+}
+
+#[tokio::test]
+async fn oversized_heads_get_431() {
+    let server = pactum_warp::serve(app(), options()).await.unwrap();
+    let addr = server.local_addr();
+
+    let big = format!(
+        "GET /api/users/1 HTTP/1.1\r\nHost: test\r\nX-Big: {}\r\n\r\n",
+        "a".repeat(70 * 1024)
+    );
+    assert_eq!(raw(addr, big.as_bytes()).await.status, 431);
+
+    let mut many = String::from("GET /api/users/1 HTTP/1.1\r\nHost: test\r\n");
+    for i in 0..120 {
+        many.push_str(&format!("X-H{i}: v\r\n"));
+    }
+    many.push_str("\r\n");
+    assert_eq!(raw(addr, many.as_bytes()).await.status, 431);
+
+    let ok = raw(addr, b"GET /api/users/1 HTTP/1.1\r\nHost: test\r\n\r\n").await;
+    assert_eq!(ok.status, 200);
+    assert!(server.shutdown().await);
+}
+
+#[tokio::test]
+async fn graceful_shutdown_stops_accepting() {
+    let server = pactum_warp::serve(app(), options()).await.unwrap();
+    let addr = server.local_addr();
+    let res = client()
+        .get(format!("http://{addr}/api/users/1"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::OK);
+    drop(res);
+    assert!(server.shutdown().await);
+    assert!(TcpStream::connect(addr).await.is_err());
+}

@@ -256,7 +256,11 @@ pub(crate) async fn read_response(stream: &mut TcpStream) -> RawResponse {
             break pos;
         }
         let n = stream.read(&mut chunk).await.unwrap();
-        assert!(n > 0, "connection closed before a response head: {:?}", String::from_utf8_lossy(&buf));
+        assert!(
+            n > 0,
+            "connection closed before a response head: {:?}",
+            String::from_utf8_lossy(&buf)
+        );
         buf.extend_from_slice(&chunk[..n]);
     };
     let head = String::from_utf8(buf[..head_end].to_vec()).unwrap();

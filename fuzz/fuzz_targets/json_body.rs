@@ -1,0 +1,27 @@
+//! Arbitrary bytes as the JSON body of `POST /echo`: parse, validate, answer.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use pactum::Body;
+use pactum_fuzz::{check_answer, handle, Echo};
+use validator::Validate;
+
+fuzz_target!(|data: &[u8]| {
+    let request = http::Request::post("/echo")
+        .header("content-type", "application/json")
+        .body(Body::from(data.to_vec()))
+        .unwrap();
+    let response = handle(request);
+    check_answer(&response);
+    match response.status().as_u16() {
+        201 => {
+            // What was accepted is valid, and is what the input said.
+            let echoed: Echo = serde_json::from_slice(response.body()).unwrap();
+            assert!(echoed.validate().is_ok());
+            let input: Echo = serde_json::from_slice(data).unwrap();
+            assert_eq!(echoed, input);
+        }
+        400 => {}
+        other => panic!("unexpected status {other}"),
+    }
+});
