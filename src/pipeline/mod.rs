@@ -249,7 +249,7 @@ impl Pipeline {
         request: http::Request<Body>,
     ) -> impl Future<Output = Response> + Send + 'static {
         let this = self.clone();
-        let head = request.method() == Method::HEAD;
+        let method = request.method().clone();
         let routed = self.route(request.method(), request.uri().path());
         async move {
             let result = match routed {
@@ -259,12 +259,18 @@ impl Pipeline {
                     Err(HttpError::not_found("Not found").into())
                 }
             };
-            let response = result.unwrap_or_else(|error| this.error_response(&error));
-            if head {
-                strip_body(response)
-            } else {
-                response
-            }
+            this.answer(&method, result)
+        }
+    }
+
+    /// The answer to a request made with `method`: the response, or the error formatted by
+    /// [`Pipeline::error_response`]; for HEAD, headers and length without the body.
+    pub fn answer(&self, method: &Method, result: Result<Response, Error>) -> Response {
+        let response = result.unwrap_or_else(|error| self.error_response(&error));
+        if *method == Method::HEAD {
+            strip_body(response)
+        } else {
+            response
         }
     }
 

@@ -2,9 +2,7 @@
 
 use std::fmt;
 
-use bytes::Bytes;
-use http::header::{HeaderValue, CONTENT_LENGTH};
-use http::StatusCode;
+use http::{Method, StatusCode};
 use pactum::{Error, Pipeline};
 use warp::reject::{Reject, Rejection};
 use warp::reply::{Reply, Response};
@@ -104,13 +102,6 @@ pub async fn recover(rejection: Rejection) -> Result<Response, Rejection> {
 /// The pipeline's answer for `error`; for `HEAD`, its headers and length without the body,
 /// as the native server answers.
 pub(crate) fn answer(pipeline: &Pipeline, error: &Error, head: bool) -> pactum::Response {
-    let mut response = pipeline.error_response(error);
-    if head && !response.body().is_empty() {
-        let len = response.body().len();
-        response
-            .headers_mut()
-            .insert(CONTENT_LENGTH, HeaderValue::from(len));
-        *response.body_mut() = Bytes::new();
-    }
-    response
+    let method = if head { Method::HEAD } else { Method::GET };
+    pipeline.answer(&method, Ok(pipeline.error_response(error)))
 }
