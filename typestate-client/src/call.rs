@@ -23,6 +23,7 @@ pub enum Provided {}
 mod sealed {
     pub trait Sealed {}
     impl Sealed for pactum::Absent {}
+    impl Sealed for pactum::Declared {}
     impl Sealed for super::Provided {}
 }
 
@@ -50,6 +51,17 @@ pub trait BodyReady: sealed::Sealed {}
 impl BodyReady for pactum::Absent {}
 impl BodyReady for Provided {}
 
+/// The contract declares a query type: `.query(..)` can be called.
+///
+/// A bound of [`Call::query`] on the query type's [`Presence`](pactum::Presence): implemented
+/// for [`Declared`] only, so a contract without a query ([`NoQuery`](pactum::NoQuery)) takes none.
+#[diagnostic::on_unimplemented(
+    message = "this endpoint declares no query: `.query(..)` needs a contract built with `.query::<T>()`",
+    label = "the contract has no query type"
+)]
+pub trait HasQuery: sealed::Sealed {}
+impl HasQuery for Declared {}
+
 /// One call of a contract, being put together. Made by [`Client::call`]; nothing is sent
 /// until [`send`](Call::send) is awaited.
 ///
@@ -60,7 +72,7 @@ impl BodyReady for Provided {}
 ///
 /// - `.params(p)` exists only while the params are declared and not yet given;
 /// - `.body(b)` exists only while the body is declared and not yet given;
-/// - `.query(q)` exists only when the contract declares a query (optional: the server parses an
+/// - `.query(q)` compiles only when the contract declares a query (optional: the server parses an
 ///   absent query as an empty one);
 /// - `.header(..)` and `.timeout(..)` always exist;
 /// - `.send()` compiles only once the params and the body are ready.
@@ -77,9 +89,9 @@ impl BodyReady for Provided {}
 pub struct Call<'a, P, Q, B, R, PS, BS> {
     client: &'a Client,
     endpoint: &'a Endpoint<P, Q, B, R>,
-    params: Option<P>,
-    query: Option<Q>,
-    body: Option<B>,
+    given_params: Option<P>,
+    given_query: Option<Q>,
+    given_body: Option<B>,
     headers: HeaderMap,
     timeout: Option<Option<Duration>>,
     error: Option<Error>,
@@ -90,9 +102,9 @@ impl<P, Q, B, R, PS, BS> fmt::Debug for Call<'_, P, Q, B, R, PS, BS> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Call")
             .field("endpoint", self.endpoint)
-            .field("params_given", &self.params.is_some())
-            .field("query_given", &self.query.is_some())
-            .field("body_given", &self.body.is_some())
+            .field("params_given", &self.given_params.is_some())
+            .field("query_given", &self.given_query.is_some())
+            .field("body_given", &self.given_body.is_some())
             .field("headers", &self.headers)
             .finish_non_exhaustive()
     }
@@ -103,9 +115,9 @@ impl<'a, P, Q, B, R, PS, BS> Call<'a, P, Q, B, R, PS, BS> {
         Self {
             client,
             endpoint,
-            params: None,
-            query: None,
-            body: None,
+            given_params: None,
+            given_query: None,
+            given_body: None,
             headers: HeaderMap::new(),
             timeout: None,
             error: None,
@@ -117,9 +129,9 @@ impl<'a, P, Q, B, R, PS, BS> Call<'a, P, Q, B, R, PS, BS> {
         Call {
             client: self.client,
             endpoint: self.endpoint,
-            params: self.params,
-            query: self.query,
-            body: self.body,
+            given_params: self.given_params,
+            given_query: self.given_query,
+            given_body: self.given_body,
             headers: self.headers,
             timeout: self.timeout,
             error: self.error,
@@ -165,7 +177,7 @@ impl<'a, P, Q, B, R, BS> Call<'a, P, Q, B, R, Declared, BS> {
     /// segments when the call is sent (a `/` inside a `:name` value stays in its segment; a
     /// catch-all `*name` value keeps its slashes).
     pub fn params(mut self, params: P) -> Call<'a, P, Q, B, R, Provided, BS> {
-        self.params = Some(params);
+        self.given_params = Some(params);
         self.retype()
     }
 }
@@ -173,23 +185,25 @@ impl<'a, P, Q, B, R, BS> Call<'a, P, Q, B, R, Declared, BS> {
 impl<'a, P, Q, B, R, PS> Call<'a, P, Q, B, R, PS, Declared> {
     /// Gives the JSON body. It is validated, then serialised, when the call is sent.
     pub fn body(mut self, body: B) -> Call<'a, P, Q, B, R, PS, Provided> {
-        self.body = Some(body);
+        self.given_body = Some(body);
         self.retype()
     }
 }
 
-impl<P, Q, B, R, PS, BS> Call<'_, P, Q, B, R, PS, BS>
-where
-    Q: Slot<Presence = Declared>,
-{
+impl<P, Q, B, R, PS, BS> Call<'_, P, Q, B, R, PS, BS> {
     /// Gives the query (a second call replaces the first). It is validated, then serialised
     /// with `serde_qs` so that the server parses the same value back: nested fields as
     /// `a[b]=1`, lists as `tags[0]=x&tags[1]=y`.
     ///
-    /// An empty list and a `None` are both left out of the query string: give list fields
-    /// `#[serde(default)]` so that the server reads them back as empty.
-    pub fn query(mut self, query: Q) -> Self {
-        self.query = Some(query);
+    /// An empty list is left out of the query string: give list fields `#[serde(default)]`
+    /// so that the server reads them back as empty. A `None` is written as a bare key
+    /// (`&page&`), which the server reads back as `None`.
+    pub fn query(mut self, query: Q) -> Self
+    where
+        Q: Slot,
+        Q::Presence: HasQuery,
+    {
+        self.given_query = Some(query);
         self
     }
 }
@@ -241,9 +255,9 @@ where
         let Self {
             client,
             endpoint,
-            params,
-            query,
-            body,
+            given_params: params,
+            given_query: query,
+            given_body: body,
             headers,
             timeout,
             error,
@@ -337,19 +351,18 @@ pub(crate) fn decode<R: Slot>(received: Received) -> Result<Response<R>, Error> 
     if !status.is_success() {
         return Err(Error::status_error(status, error_body(status, &body)));
     }
-    // No content declared: whatever came is ignored. An empty body decodes as JSON `null`, so
-    // a declared `Option<T>` reads a 204 as `None`.
+    // No content declared: whatever came is ignored. An empty body decodes as JSON `null`
+    // (a type that accepts `null` reads a 204 as such; others fail to decode).
     let bytes: &[u8] = if !<R::Presence as Presence>::DECLARED || body.is_empty() {
         b"null"
     } else {
         &body
     };
     let mut deserializer = serde_json::Deserializer::from_slice(bytes);
-    let value: R = serde_path_to_error::deserialize(&mut deserializer)
-        .map_err(|e| {
-            let detail = Detail::new(json_path(e.path()), strip_position(&e.inner().to_string()));
-            Error::decode(status, detail, e.into_inner())
-        })?;
+    let value: R = serde_path_to_error::deserialize(&mut deserializer).map_err(|e| {
+        let detail = Detail::new(json_path(e.path()), strip_position(&e.inner().to_string()));
+        Error::decode(status, detail, e.into_inner())
+    })?;
     deserializer.end().map_err(|e| {
         Error::decode(
             status,

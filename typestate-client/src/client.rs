@@ -6,7 +6,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use bytes::Bytes;
-use http::header::{HeaderName, HeaderValue, ACCEPT, AUTHORIZATION, CONTENT_LENGTH, CONTENT_TYPE, HOST, USER_AGENT};
+use http::header::{
+    HeaderName, HeaderValue, ACCEPT, AUTHORIZATION, CONTENT_LENGTH, CONTENT_TYPE, HOST, USER_AGENT,
+};
 use http::{HeaderMap, Method, StatusCode};
 use pactum::{Endpoint, Pipeline, Slot};
 use rustls::pki_types::CertificateDer;
@@ -89,8 +91,9 @@ impl Client {
     /// pipeline (routing, middleware, parsing, validation, handler, response check), and the
     /// answer is decoded exactly as one received over HTTP. For tests.
     ///
-    /// The requests look as if they were sent to `http://localhost/`. Use
-    /// [`ClientBuilder::in_process`] to set headers, a timeout or another base URL.
+    /// The requests look as if they were sent to `http://localhost/`, with the same
+    /// [`DEFAULT_TIMEOUT`] as over HTTP. Use [`ClientBuilder::in_process`] to set headers, a
+    /// timeout or another base URL.
     ///
     /// ```
     /// use pactum::{handler, route, Endpoint, Pipeline};
@@ -175,18 +178,36 @@ impl Client {
             headers.insert(ACCEPT, HeaderValue::from_static("application/json"));
         }
         if !headers.contains_key(USER_AGENT) {
-            headers.insert(USER_AGENT, HeaderValue::from_static(concat!("pactum-client/", env!("CARGO_PKG_VERSION"))));
+            headers.insert(
+                USER_AGENT,
+                HeaderValue::from_static(concat!("pactum-client/", env!("CARGO_PKG_VERSION"))),
+            );
         }
         if request.body.is_some() {
             headers.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
         }
         let result = match &self.inner.transport {
             Transport::Http(client) => {
-                send_http(client, request.method, request.url, headers, request.body, timeout).await
+                send_http(
+                    client,
+                    request.method,
+                    request.url,
+                    headers,
+                    request.body,
+                    timeout,
+                )
+                .await
             }
             Transport::InProcess(pipeline) => {
-                send_in_process(pipeline, request.method, &request.url, headers, request.body, timeout)
-                    .await
+                send_in_process(
+                    pipeline,
+                    request.method,
+                    &request.url,
+                    headers,
+                    request.body,
+                    timeout,
+                )
+                .await
             }
         };
         result.map_err(|e| e.with_url(&url))
@@ -314,7 +335,14 @@ type ConfigureReqwest = Box<dyn FnOnce(reqwest::ClientBuilder) -> reqwest::Clien
 impl fmt::Debug for ClientBuilder {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("ClientBuilder")
-            .field("base_url", &self.base.as_ref().and_then(|b| b.as_ref().ok()).map(Url::as_str))
+            .field(
+                "base_url",
+                &self
+                    .base
+                    .as_ref()
+                    .and_then(|b| b.as_ref().ok())
+                    .map(Url::as_str),
+            )
             .field("in_process", &self.pipeline.is_some())
             .field("custom_reqwest_client", &self.reqwest.is_some())
             .field("default_headers", &self.headers)
@@ -550,10 +578,12 @@ mod tests {
         assert!(err.is_builder());
         let err = Client::builder()
             .base_url("http://h")
-            .reqwest_client(reqwest::Client::builder()
-                .tls_backend_preconfigured(tls::client_config(Vec::new()).unwrap())
-                .build()
-                .unwrap())
+            .reqwest_client(
+                reqwest::Client::builder()
+                    .tls_backend_preconfigured(tls::client_config(Vec::new()).unwrap())
+                    .build()
+                    .unwrap(),
+            )
             .configure_reqwest(|b| b)
             .build()
             .unwrap_err();
@@ -578,7 +608,12 @@ mod tests {
             Some(DEFAULT_TIMEOUT)
         );
         assert_eq!(
-            Client::builder().base_url("http://h").no_timeout().build().unwrap().timeout(),
+            Client::builder()
+                .base_url("http://h")
+                .no_timeout()
+                .build()
+                .unwrap()
+                .timeout(),
             None
         );
     }

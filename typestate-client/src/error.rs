@@ -62,6 +62,8 @@ pub struct Error {
 
 struct Inner {
     kind: Kind,
+    /// What went wrong, for errors this crate describes itself (builder errors).
+    message: Option<String>,
     status: Option<StatusCode>,
     details: Vec<Detail>,
     body: Option<ErrorBody>,
@@ -84,6 +86,7 @@ impl Error {
         Self {
             inner: Box::new(Inner {
                 kind,
+                message: None,
                 status: None,
                 details: Vec::new(),
                 body: None,
@@ -93,8 +96,10 @@ impl Error {
         }
     }
 
-    pub(crate) fn builder(source: impl Into<BoxError>) -> Self {
-        Self::new(Kind::Builder).with_source(source)
+    pub(crate) fn builder(message: impl fmt::Display) -> Self {
+        let mut error = Self::new(Kind::Builder);
+        error.inner.message = Some(message.to_string());
+        error
     }
 
     pub(crate) fn validation(part: Part, details: Vec<Detail>) -> Self {
@@ -229,6 +234,9 @@ impl fmt::Debug for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut d = f.debug_struct("pactum_client::Error");
         d.field("kind", &self.inner.kind);
+        if let Some(message) = &self.inner.message {
+            d.field("message", message);
+        }
         if let Some(status) = self.inner.status {
             d.field("status", &status);
         }
@@ -250,11 +258,17 @@ impl fmt::Debug for Error {
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.inner.kind {
-            Kind::Builder => f.write_str("could not build the request")?,
+            Kind::Builder => match &self.inner.message {
+                Some(message) => write!(f, "could not build the client or request: {message}")?,
+                None => f.write_str("could not build the client or request")?,
+            },
             Kind::Validation(Part::Response) => f.write_str("the response failed validation")?,
             Kind::Validation(part) => write!(f, "the {part} failed validation; nothing was sent")?,
             Kind::Status => {
-                let status = self.inner.status.unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+                let status = self
+                    .inner
+                    .status
+                    .unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
                 write!(f, "HTTP {status}")?;
                 if let Some(body) = &self.inner.body {
                     write!(f, ": {}", body.error)?;
@@ -314,6 +328,13 @@ mod tests {
         assert_eq!(
             e.to_string(),
             "the body failed validation; nothing was sent; name: bad"
+        );
+
+        let e = Error::builder("invalid base URL \"x\": relative URL without a base");
+        assert!(e.is_builder() && e.source().is_none());
+        assert_eq!(
+            e.to_string(),
+            "could not build the client or request: invalid base URL \"x\": relative URL without a base"
         );
 
         let e = Error::timeout();

@@ -1,4 +1,4 @@
-//! The typed client for [pactum](pactum) contracts, on reqwest.
+//! The typed client for [pactum] contracts, on reqwest.
 //!
 //! A contract ([`pactum::Endpoint`]) describes an operation once: method, route, and the
 //! types of its params, query, JSON body and response, with their `validator` rules. The
@@ -118,7 +118,7 @@ mod error;
 mod tls;
 mod url;
 
-pub use call::{BodyReady, Call, ParamsReady, Provided, Response};
+pub use call::{BodyReady, Call, HasQuery, ParamsReady, Provided, Response};
 pub use client::{Client, ClientBuilder, DEFAULT_TIMEOUT};
 pub use error::{Error, Part};
 pub use url::IntoBaseUrl;

@@ -26,11 +26,16 @@ pub(crate) fn parse_pem(pem: &[u8]) -> Result<Vec<CertificateDer<'static>>, Erro
 
 /// The rustls configuration: ring, TLS 1.2 and 1.3, ALPN `h2` then `http/1.1`, and a verifier
 /// trusting the platform's roots plus `extra_roots`.
-pub(crate) fn client_config(extra_roots: Vec<CertificateDer<'static>>) -> Result<ClientConfig, Error> {
+pub(crate) fn client_config(
+    extra_roots: Vec<CertificateDer<'static>>,
+) -> Result<ClientConfig, Error> {
     let provider = Arc::new(rustls::crypto::ring::default_provider());
     let has_extra = !extra_roots.is_empty();
     let verifier: Arc<dyn ServerCertVerifier> =
-        match rustls_platform_verifier::Verifier::new_with_extra_roots(extra_roots, Arc::clone(&provider)) {
+        match rustls_platform_verifier::Verifier::new_with_extra_roots(
+            extra_roots,
+            Arc::clone(&provider),
+        ) {
             Ok(verifier) => Arc::new(verifier),
             Err(e) if has_extra => {
                 return Err(Error::builder(format!("invalid root certificate: {e}")));
@@ -98,9 +103,11 @@ mod tests {
     #[test]
     fn pem_errors_are_builder_errors() {
         assert!(parse_pem(b"").unwrap_err().is_builder());
-        assert!(parse_pem(b"-----BEGIN CERTIFICATE-----\n!!!\n-----END CERTIFICATE-----\n")
-            .unwrap_err()
-            .is_builder());
+        assert!(
+            parse_pem(b"-----BEGIN CERTIFICATE-----\n!!!\n-----END CERTIFICATE-----\n")
+                .unwrap_err()
+                .is_builder()
+        );
     }
 
     #[test]

@@ -24,9 +24,8 @@ pub trait IntoBaseUrl: sealed::Sealed {
 impl sealed::Sealed for &str {}
 impl IntoBaseUrl for &str {
     fn into_base_url(self) -> Result<Url, Error> {
-        let url = Url::parse(self).map_err(|e| {
-            Error::builder(format!("invalid base URL {self:?}: {e}"))
-        })?;
+        let url = Url::parse(self)
+            .map_err(|e| Error::builder(format!("invalid base URL {self:?}: {e}")))?;
         check_base(url)
     }
 }
@@ -114,9 +113,7 @@ pub(crate) fn path<P: Slot, Q, B, R>(
     let route = endpoint.route();
     let Some(params) = params.filter(|_| <P::Presence as Presence>::DECLARED) else {
         // No params: a static route renders as written.
-        return route
-            .render(|_| None)
-            .map_err(|name| missing_param(&name));
+        return route.render(|_| None).map_err(|name| missing_param(&name));
     };
     let value = serde_json::to_value(params).map_err(|e| {
         Error::validation(Part::Params, vec![Detail::new(Vec::new(), e.to_string())])
@@ -168,6 +165,7 @@ fn missing_param(name: &str) -> Error {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::strategy::Strategy as _;
 
     fn base(s: &str) -> Url {
         s.into_base_url().unwrap()
@@ -183,7 +181,10 @@ mod tests {
             join(&base("http://h/api/"), "/users", "").as_str(),
             "http://h/api/users"
         );
-        assert_eq!(join(&base("http://h"), "/users", "").as_str(), "http://h/users");
+        assert_eq!(
+            join(&base("http://h"), "/users", "").as_str(),
+            "http://h/users"
+        );
         assert_eq!(join(&base("http://h/"), "/", "").as_str(), "http://h/");
         assert_eq!(
             join(&base("https://h:8443/a/b/"), "/c/d", "x=1").as_str(),
@@ -240,8 +241,59 @@ mod tests {
         };
         assert_eq!(
             encode_query(&q).unwrap(),
-            "tags[0]=a+b&tags[1]=x%26y%3Dz&q=50%25%2B%5B1%5D&nested[a]=true"
+            "tags[0]=a+b&tags[1]=x%26y%3Dz&page&q=50%25%2B%5B1%5D&nested[a]=true"
         );
-        assert!(encode_query(&7).unwrap_err().is_builder());
+    }
+
+    /// The server's side: `serde_qs` with the default `Config`, as `pactum` parses queries.
+    fn server_parse<T: serde::de::DeserializeOwned>(qs: &str) -> T {
+        serde_qs::Config::new().deserialize_str(qs).unwrap()
+    }
+
+    #[derive(Debug, PartialEq, Serialize, serde::Deserialize)]
+    struct Numbers {
+        float: f64,
+        small: f32,
+        big: i64,
+        huge: u64,
+        #[serde(default)]
+        floats: Vec<f64>,
+        flag: bool,
+        maybe: Option<u8>,
+    }
+
+    proptest::proptest! {
+        /// Every finite `f64` (and the integer extremes) reaches the server bit for bit.
+        #[test]
+        fn numbers_round_trip(
+            float in proptest::num::f64::ANY.prop_filter("finite", |f| f.is_finite()),
+            small in proptest::num::f32::ANY.prop_filter("finite", |f| f.is_finite()),
+            big: i64,
+            huge: u64,
+            floats in proptest::collection::vec(proptest::num::f64::NORMAL, 0..12),
+            flag: bool,
+            maybe: Option<u8>,
+        ) {
+            let value = Numbers { float, small, big, huge, floats, flag, maybe };
+            let back: Numbers = server_parse(&encode_query(&value).unwrap());
+            proptest::prop_assert_eq!(back.float.to_bits(), value.float.to_bits());
+            proptest::prop_assert_eq!(back.small.to_bits(), value.small.to_bits());
+            proptest::prop_assert_eq!(back, value);
+        }
+
+        /// Any text, in a value or inside a list, reaches the server unchanged.
+        #[test]
+        fn text_round_trips(text: String, list: Vec<String>, maybe: Option<String>) {
+            #[derive(Debug, PartialEq, Serialize, serde::Deserialize)]
+            struct Texts {
+                text: String,
+                #[serde(default)]
+                list: Vec<String>,
+                maybe: Option<String>,
+            }
+            let value = Texts { text, list, maybe };
+            let back: Texts = server_parse(&encode_query(&value).unwrap());
+            proptest::prop_assert_eq!(back, value);
+        }
     }
 }

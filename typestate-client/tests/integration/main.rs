@@ -6,3 +6,4 @@ mod roundtrip;
 mod scenarios;
 mod support;
 mod tls;
+mod warp;

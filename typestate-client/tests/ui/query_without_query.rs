@@ -1,0 +1,25 @@
+use pactum::{route, Endpoint};
+use pactum_client::Client;
+use serde::{Deserialize, Serialize};
+use validator::Validate;
+
+#[derive(Serialize, Deserialize, Validate)]
+struct UserPath {
+    id: u64,
+}
+
+#[derive(Serialize, Deserialize, Validate)]
+struct NewUser {
+    name: String,
+}
+
+#[derive(Serialize, Deserialize, Validate)]
+struct Filter {
+    tag: String,
+}
+
+fn main() {
+    let health = Endpoint::get(route::static_path("/health")).build().unwrap();
+    let client = Client::new("http://localhost").unwrap();
+    let _ = client.call(&health).query(Filter { tag: "x".into() }).send();
+}
