@@ -478,5 +478,6 @@ macro_rules! adapter_cases {
 
 adapter_cases!(native, crate::support::native);
 adapter_cases!(warp, crate::support::warp);
+adapter_cases!(warp_own_server, crate::support::warp_own_server);
 adapter_cases!(fixture_native, crate::support::fixture_native);
 adapter_cases!(fixture_warp, crate::support::fixture_warp);

@@ -22,6 +22,8 @@ pub struct TestServer {
 pub enum Running {
     Server(Server),
     Process(tokio::process::Child),
+    /// A task on the test's runtime (warp's own server).
+    Task,
 }
 
 impl TestServer {
@@ -29,7 +31,7 @@ impl TestServer {
     pub fn into_parts(self) -> (SocketAddr, Server, reqwest::Client) {
         match self.running {
             Running::Server(server) => (self.addr, server, self.client),
-            Running::Process(_) => panic!("the conformance process has no in-process handle"),
+            _ => panic!("not the native server in this process"),
         }
     }
 
@@ -155,6 +157,25 @@ pub async fn warp() -> TestServer {
     TestServer {
         addr: server.local_addr(),
         running: Running::Server(server),
+        client: client(),
+    }
+}
+
+/// The same warp app on warp's *own* server (no pactum connection settings): the pipeline
+/// must answer the same there too.
+pub async fn warp_own_server() -> TestServer {
+    use warp::Filter;
+    let app = pactum_warp::filter(crate::api::handlers())
+        .expect("valid handler list")
+        .or(pactum_warp::not_found());
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
+    let addr = listener.local_addr().expect("bound");
+    tokio::spawn(warp::serve(app).incoming(listener).run());
+    TestServer {
+        addr,
+        running: Running::Task,
         client: client(),
     }
 }
