@@ -36,6 +36,8 @@ struct Settings {
     status: Option<StatusCode>,
     name: Option<Cow<'static, str>>,
     description: Option<Cow<'static, str>>,
+    summary: Option<Cow<'static, str>>,
+    tags: Vec<Cow<'static, str>>,
 }
 
 impl<M, K, P, Q, B, R> std::fmt::Debug for EndpointBuilder<M, K, P, Q, B, R> {
@@ -115,15 +117,16 @@ impl BodyUnset for NoBody {}
 pub trait ResponseUnset {}
 impl ResponseUnset for NoContent {}
 
-/// The params slot fits the route kind `K`: empty for a static route, declared otherwise.
+/// The route kind accepts a params slot whose presence is `Pr`: a static route takes none
+/// (`.params()` is not offered there), a pattern or dynamic route needs one.
 #[diagnostic::on_unimplemented(
     message = "this route has path parameters: declare them with `.params::<T>()` before `.build()`",
-    label = "`{Self}` does not describe the route's `:name` / `*name` segments"
+    label = "the route's `:name` / `*name` segments need a params type"
 )]
-pub trait ParamsFit<K> {}
-impl ParamsFit<Static> for NoParams {}
-impl<T: Slot<Presence = Declared>> ParamsFit<Pattern> for T {}
-impl<T: Slot<Presence = Declared>> ParamsFit<Dynamic> for T {}
+pub trait ParamsFit<Pr> {}
+impl<Pr> ParamsFit<Pr> for Static {}
+impl ParamsFit<Declared> for Pattern {}
+impl ParamsFit<Declared> for Dynamic {}
 
 impl<M, K, P, Q, B, R> EndpointBuilder<M, K, P, Q, B, R> {
     fn retype<P2, Q2, B2, R2>(self) -> EndpointBuilder<M, K, P2, Q2, B2, R2> {
@@ -188,7 +191,7 @@ impl<M, K, P, Q, B, R> EndpointBuilder<M, K, P, Q, B, R> {
         self
     }
 
-    /// Names the operation (used in logs and API docs).
+    /// Names the operation (used in logs and API docs: the OpenAPI `operationId`).
     pub fn name(mut self, name: impl Into<Cow<'static, str>>) -> Self {
         self.settings.name = Some(name.into());
         self
@@ -197,6 +200,32 @@ impl<M, K, P, Q, B, R> EndpointBuilder<M, K, P, Q, B, R> {
     /// Describes the operation (used in API docs).
     pub fn description(mut self, description: impl Into<Cow<'static, str>>) -> Self {
         self.settings.description = Some(description.into());
+        self
+    }
+
+    /// Sums the operation up in a line (used in API docs: the OpenAPI `summary`).
+    pub fn summary(mut self, summary: impl Into<Cow<'static, str>>) -> Self {
+        self.settings.summary = Some(summary.into());
+        self
+    }
+
+    /// Adds a tag that groups the operation in API docs (OpenAPI `tags`); can be called
+    /// several times.
+    ///
+    /// ```
+    /// use pactum::{route, Endpoint};
+    ///
+    /// let health = Endpoint::get(route::static_path("/health"))
+    ///     .name("health")
+    ///     .summary("Liveness probe")
+    ///     .tag("ops")
+    ///     .build()?;
+    /// assert_eq!(health.tags().collect::<Vec<_>>(), ["ops"]);
+    /// assert_eq!(health.summary(), Some("Liveness probe"));
+    /// # Ok::<(), pactum::ConfigError>(())
+    /// ```
+    pub fn tag(mut self, tag: impl Into<Cow<'static, str>>) -> Self {
+        self.settings.tags.push(tag.into());
         self
     }
 
@@ -213,8 +242,8 @@ impl<M, K, P, Q, B, R> EndpointBuilder<M, K, P, Q, B, R> {
     pub fn build(self) -> Result<Endpoint<P, Q, B, R>, ConfigError>
     where
         M: ContractMethod,
-        K: Route,
-        P: Slot + ParamsFit<K>,
+        K: Route + ParamsFit<P::Presence>,
+        P: Slot,
         Q: Slot,
         B: Slot,
         R: Slot,
@@ -227,6 +256,8 @@ impl<M, K, P, Q, B, R> EndpointBuilder<M, K, P, Q, B, R> {
             status,
             name,
             description,
+            summary,
+            tags,
         } = self.settings;
         let spec = EndpointSpec {
             method: M::METHOD,
@@ -236,6 +267,8 @@ impl<M, K, P, Q, B, R> EndpointBuilder<M, K, P, Q, B, R> {
             status,
             name,
             description,
+            summary,
+            tags: tags.into(),
             has_response: <R::Presence as super::Presence>::DECLARED,
         };
         Ok(Endpoint {

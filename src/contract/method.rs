@@ -14,7 +14,7 @@ pub trait ContractMethod: sealed::Sealed {
 
 /// Methods whose requests may carry a body: POST, PUT, PATCH and DELETE.
 #[diagnostic::on_unimplemented(
-    message = "a {Self} endpoint cannot declare a request body",
+    message = "a GET endpoint cannot declare a request body",
     label = "`.body::<T>()` is only offered for POST, PUT, PATCH and DELETE",
     note = "pass the data of a GET as `.query::<T>()` instead"
 )]

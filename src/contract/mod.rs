@@ -74,6 +74,8 @@ pub(crate) struct EndpointSpec {
     status: Option<StatusCode>,
     name: Option<Cow<'static, str>>,
     description: Option<Cow<'static, str>>,
+    summary: Option<Cow<'static, str>>,
+    tags: Arc<[Cow<'static, str>]>,
     has_response: bool,
 }
 
@@ -122,6 +124,16 @@ impl<P, Q, B, R> Endpoint<P, Q, B, R> {
     /// The operation's description, if set.
     pub fn description(&self) -> Option<&str> {
         self.spec.description.as_deref()
+    }
+
+    /// The operation's one-line summary, if set.
+    pub fn summary(&self) -> Option<&str> {
+        self.spec.summary.as_deref()
+    }
+
+    /// The operation's tags, in the order they were added.
+    pub fn tags(&self) -> impl ExactSizeIterator<Item = &str> + '_ {
+        self.spec.tags.iter().map(|tag| &**tag)
     }
 
     /// The contract's middleware, outermost first.

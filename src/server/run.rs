@@ -17,6 +17,7 @@ use tokio::sync::{oneshot, watch, Semaphore};
 use tokio::task::JoinHandle;
 
 use super::options::ServerOptions;
+use super::preface::FirstBytesDeadline;
 use super::service::PactumService;
 use crate::error::{BoxError, ConfigError};
 use crate::handler::AnyHandler;
@@ -293,6 +294,7 @@ where
             builder: Arc::clone(&builder),
             service: service.clone(),
             secure,
+            header_read_timeout: options.header_read_timeout,
             watcher: graceful.watcher(),
             force_closed: force_closed.clone(),
             on_client_error: options.on_client_error.clone(),
@@ -333,6 +335,7 @@ struct Connection<S> {
     builder: Arc<auto::Builder<TokioExecutor>>,
     service: S,
     secure: bool,
+    header_read_timeout: Option<Duration>,
     watcher: Watcher,
     force_closed: watch::Receiver<bool>,
     on_client_error: Option<ErrorHook>,
@@ -359,6 +362,7 @@ where
             builder,
             service,
             secure,
+            header_read_timeout,
             watcher,
             mut force_closed,
             on_client_error,
@@ -374,6 +378,7 @@ where
                     service.call(request).await
                 }
             });
+        let io = FirstBytesDeadline::new(io, header_read_timeout);
         let connection = builder.serve_connection(TokioIo::new(io), hyper_service);
         tokio::select! {
             result = watcher.watch(connection) => {

@@ -1,0 +1,297 @@
+//! HTTPS on the native server: an rcgen CA and leaf certificate, a client that trusts the CA.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use pactum::{handler, route, AnyHandler, Ctx, Endpoint, ServerOptions, TlsConfig};
+use rcgen::{
+    BasicConstraints, CertificateParams, CertifiedIssuer, DnType, ExtendedKeyUsagePurpose, IsCa,
+    KeyPair, KeyUsagePurpose,
+};
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+use tokio::net::TcpStream;
+use validator::Validate;
+
+use crate::support::{self, options, read_to_close};
+
+/// A test CA and a leaf certificate for `localhost` and `127.0.0.1`, signed by it.
+struct Pki {
+    ca_pem: String,
+    chain_pem: String,
+    key_pem: String,
+}
+
+fn pki() -> Pki {
+    let mut ca_params = CertificateParams::new(Vec::<String>::new()).expect("CA params");
+    ca_params
+        .distinguished_name
+        .push(DnType::CommonName, "pactum test CA");
+    ca_params.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
+    ca_params.key_usages = vec![
+        KeyUsagePurpose::KeyCertSign,
+        KeyUsagePurpose::CrlSign,
+        KeyUsagePurpose::DigitalSignature,
+    ];
+    let ca = CertifiedIssuer::self_signed(ca_params, KeyPair::generate().expect("CA key"))
+        .expect("CA certificate");
+
+    let mut leaf_params =
+        CertificateParams::new(vec!["localhost".to_owned(), "127.0.0.1".to_owned()])
+            .expect("leaf params");
+    leaf_params
+        .distinguished_name
+        .push(DnType::CommonName, "localhost");
+    leaf_params.extended_key_usages = vec![ExtendedKeyUsagePurpose::ServerAuth];
+    leaf_params.key_usages = vec![
+        KeyUsagePurpose::DigitalSignature,
+        KeyUsagePurpose::KeyEncipherment,
+    ];
+    let leaf_key = KeyPair::generate().expect("leaf key");
+    let leaf = leaf_params
+        .signed_by(&leaf_key, &ca)
+        .expect("leaf certificate");
+    Pki {
+        ca_pem: ca.pem(),
+        chain_pem: format!("{}{}", leaf.pem(), ca.pem()),
+        key_pem: leaf_key.serialize_pem(),
+    }
+}
+
+fn tls_client(pki: &Pki) -> reqwest::ClientBuilder {
+    support::install_crypto();
+    let ca = reqwest::Certificate::from_pem(pki.ca_pem.as_bytes()).expect("CA parses");
+    reqwest::Client::builder()
+        .tls_certs_only([ca])
+        .timeout(Duration::from_secs(10))
+}
+
+#[derive(Debug, Serialize, Deserialize, Validate)]
+struct Where {
+    scheme: String,
+    url: String,
+}
+
+fn handlers() -> Vec<AnyHandler> {
+    let endpoint = Endpoint::get(route::static_path("/where"))
+        .response::<Where>()
+        .build()
+        .expect("contract builds");
+    let mut handlers = crate::api::handlers();
+    handlers.push(
+        handler(endpoint, |ctx: Ctx| async move {
+            Ok(Where {
+                scheme: ctx.url.scheme().to_owned(),
+                url: ctx.url.to_string(),
+            })
+        })
+        .into(),
+    );
+    handlers
+}
+
+async fn https_server(pki: &Pki, options: ServerOptions) -> pactum::Server {
+    let tls = TlsConfig::from_pem(pki.chain_pem.as_bytes(), pki.key_pem.as_bytes())
+        .expect("the PEM certificate and key load");
+    pactum::serve(handlers(), options.https(tls))
+        .await
+        .expect("server starts")
+}
+
+#[tokio::test]
+async fn https_serves_with_a_trusted_certificate() {
+    let pki = pki();
+    let server = https_server(&pki, options()).await;
+    let addr = server.local_addr();
+    let client = tls_client(&pki).build().expect("client builds");
+
+    let response = client
+        .get(format!("https://{addr}/health"))
+        .send()
+        .await
+        .expect("https request");
+    assert_eq!(response.status(), 200);
+    assert_eq!(response.headers()["content-type"], "application/json");
+    assert_eq!(
+        response.json::<serde_json::Value>().await.expect("json"),
+        json!({"status": "ok"})
+    );
+
+    // The handler sees an https URL.
+    let answer: serde_json::Value = client
+        .get(format!("https://{addr}/where?x=1"))
+        .send()
+        .await
+        .expect("https request")
+        .json()
+        .await
+        .expect("json");
+    assert_eq!(
+        answer,
+        json!({"scheme": "https", "url": format!("https://{addr}/where?x=1")})
+    );
+
+    // The certificate's DNS name works too.
+    let by_name = tls_client(&pki)
+        .resolve("localhost", addr)
+        .build()
+        .expect("client builds");
+    let response = by_name
+        .get(format!("https://localhost:{}/health", addr.port()))
+        .send()
+        .await
+        .expect("https request by name");
+    assert_eq!(response.status(), 200);
+
+    // Errors and bodies over TLS as over plain HTTP.
+    let created = client
+        .post(format!("https://{addr}/users"))
+        .header("content-type", "application/json")
+        .body(r#"{"name":"Ada","email":"ada@example.com"}"#)
+        .send()
+        .await
+        .expect("https request");
+    assert_eq!(created.status(), 201);
+    let missing = client
+        .get(format!("https://{addr}/users/9"))
+        .send()
+        .await
+        .expect("https request");
+    assert_eq!(missing.status(), 404);
+    assert!(server.shutdown().await);
+}
+
+#[tokio::test]
+async fn the_plain_server_reports_an_http_url() {
+    let app = crate::support::native_with(handlers(), options()).await;
+    let answer = app.get("/where").await;
+    assert_eq!(answer.json()["scheme"], "http");
+}
+
+#[tokio::test]
+async fn alpn_negotiates_http2_and_http1_still_works() {
+    let pki = pki();
+    let server = https_server(&pki, options()).await;
+    let addr = server.local_addr();
+
+    let h2 = tls_client(&pki).build().expect("client builds");
+    let response = h2
+        .get(format!("https://{addr}/where"))
+        .send()
+        .await
+        .expect("https request");
+    assert_eq!(response.version(), reqwest::Version::HTTP_2);
+    let answer: serde_json::Value = response.json().await.expect("json");
+    assert_eq!(answer["scheme"], "https");
+
+    let h1 = tls_client(&pki)
+        .http1_only()
+        .build()
+        .expect("client builds");
+    let response = h1
+        .get(format!("https://{addr}/health"))
+        .send()
+        .await
+        .expect("https request");
+    assert_eq!(response.version(), reqwest::Version::HTTP_11);
+    assert_eq!(response.status(), 200);
+}
+
+#[tokio::test]
+async fn an_untrusting_client_is_refused() {
+    let server_pki = pki();
+    // A second CA that did not sign the server's certificate.
+    let other = pki();
+    let server = https_server(&server_pki, options()).await;
+    let addr = server.local_addr();
+    let stranger = tls_client(&other).build().expect("client builds");
+    let result = stranger.get(format!("https://{addr}/health")).send().await;
+    assert!(result.is_err(), "{result:?}");
+}
+
+#[tokio::test]
+async fn plain_http_on_the_tls_port_fails_and_the_server_keeps_serving() {
+    let pki = pki();
+    let errors = Arc::new(AtomicUsize::new(0));
+    let seen = Arc::clone(&errors);
+    let server = https_server(
+        &pki,
+        options().on_client_error(move |_| {
+            seen.fetch_add(1, Ordering::SeqCst);
+        }),
+    )
+    .await;
+    let addr = server.local_addr();
+
+    let plain = support::client();
+    let result = plain.get(format!("http://{addr}/health")).send().await;
+    match result {
+        Err(_) => {}
+        Ok(response) => panic!("plain HTTP was answered on the TLS port: {response:?}"),
+    }
+    let started = Instant::now();
+    while errors.load(Ordering::SeqCst) == 0 && started.elapsed() < Duration::from_secs(2) {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert!(
+        errors.load(Ordering::SeqCst) >= 1,
+        "the failed handshake did not reach on_client_error"
+    );
+
+    let client = tls_client(&pki).build().expect("client builds");
+    let response = client
+        .get(format!("https://{addr}/health"))
+        .send()
+        .await
+        .expect("https still works");
+    assert_eq!(response.status(), 200);
+}
+
+#[tokio::test]
+async fn a_stalled_tls_handshake_is_closed_after_the_header_timeout() {
+    let pki = pki();
+    let server = https_server(
+        &pki,
+        options().header_read_timeout(Duration::from_millis(300)),
+    )
+    .await;
+    let mut silent = TcpStream::connect(server.local_addr())
+        .await
+        .expect("connect");
+    let started = Instant::now();
+    let _ = read_to_close(&mut silent, Duration::from_secs(5)).await;
+    let waited = started.elapsed();
+    assert!(
+        waited < Duration::from_secs(3),
+        "a connection that never started its handshake was open for {waited:?}"
+    );
+}
+
+#[test]
+fn from_pem_rejects_garbage() {
+    let err = TlsConfig::from_pem(b"not a certificate", b"not a key").unwrap_err();
+    assert_eq!(err.kind(), std::io::ErrorKind::InvalidInput);
+    assert!(err.to_string().contains("certificate"), "{err}");
+
+    let pki = pki();
+    let no_key = TlsConfig::from_pem(pki.chain_pem.as_bytes(), b"").unwrap_err();
+    assert_eq!(no_key.kind(), std::io::ErrorKind::InvalidInput);
+    assert!(no_key.to_string().contains("private key"), "{no_key}");
+
+    // A key in the certificate's place, and a certificate in the key's place.
+    let swapped =
+        TlsConfig::from_pem(pki.key_pem.as_bytes(), pki.chain_pem.as_bytes()).unwrap_err();
+    assert_eq!(swapped.kind(), std::io::ErrorKind::InvalidInput);
+
+    TlsConfig::from_pem(pki.chain_pem.as_bytes(), pki.key_pem.as_bytes())
+        .expect("the matching pair loads");
+}
+
+#[test]
+fn from_pem_rejects_a_key_that_does_not_match_the_certificate() {
+    let pki = pki();
+    let stranger = KeyPair::generate().expect("key").serialize_pem();
+    let err = TlsConfig::from_pem(pki.chain_pem.as_bytes(), stranger.as_bytes()).unwrap_err();
+    assert_eq!(err.kind(), std::io::ErrorKind::InvalidInput);
+}

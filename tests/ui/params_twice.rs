@@ -1,0 +1,15 @@
+use pactum::{route, Endpoint};
+use serde::{Deserialize, Serialize};
+use validator::Validate;
+
+#[derive(Serialize, Deserialize, Validate)]
+struct UserPath {
+    id: u64,
+}
+
+fn main() {
+    let _ = Endpoint::get(route::pattern("/users/:id"))
+        .params::<UserPath>()
+        .params::<UserPath>()
+        .build();
+}
