@@ -6,6 +6,7 @@
 mod api;
 mod behaviour;
 mod fixture;
+mod fixture_client;
 mod hardening;
 mod service;
 mod support;

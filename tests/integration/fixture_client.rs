@@ -1,0 +1,388 @@
+//! Every row of FIXTURE.md driven with the typed client, against the conformance binary on
+//! both adapters: the contracts the server was built from are the ones the client calls.
+//! (Malformed JSON, wrong content types, pipelining, HEAD/OPTIONS/405, oversized bodies and
+//! stalled headers need a raw client: `behaviour.rs` and `fixture.rs`.)
+
+use pactum_client::{Client, Part};
+use serde_json::json;
+
+use crate::api::*;
+use crate::support::{fixture, TestServer};
+
+fn client(app: &TestServer) -> Client {
+    Client::new(format!("http://{}", app.addr).as_str()).expect("valid base URL")
+}
+
+fn authorized(app: &TestServer) -> Client {
+    Client::builder()
+        .base_url(format!("http://{}", app.addr).as_str())
+        .bearer_auth("secret-token")
+        .build()
+        .expect("valid client")
+}
+
+fn new_user(name: &str, tags: &[&str], active: bool) -> NewUser {
+    NewUser {
+        name: name.to_owned(),
+        email: format!("{}@example.com", name.to_lowercase()),
+        age: Some(30),
+        tags: tags.iter().map(|t| (*t).to_owned()).collect(),
+        active,
+    }
+}
+
+/// Asserts a failed call was answered `status` with pactum's body `{"error": message}`.
+#[track_caller]
+fn assert_answer(error: &pactum_client::Error, status: u16, message: &str) {
+    assert_eq!(
+        error.status().map(|s| s.as_u16()),
+        Some(status),
+        "{error:?}"
+    );
+    assert_eq!(
+        error.error_body().map(|b| b.error.as_str()),
+        Some(message),
+        "{error:?}"
+    );
+}
+
+async fn every_row(adapter: &str) {
+    let app = fixture(adapter).await;
+    let api = client(&app);
+    let alice = authorized(&app);
+
+    // 1. health
+    assert_eq!(
+        api.call(&health()).send().await.unwrap(),
+        Health {
+            status: "ok".into()
+        }
+    );
+
+    // 3. create, with the server's 201; 409 on a duplicate email, whatever its case.
+    let created = api
+        .call(&create_user())
+        .body(new_user("Ada", &["x", "y"], true))
+        .send_full()
+        .await
+        .unwrap();
+    assert_eq!(created.status(), 201);
+    let ada = created.into_value();
+    assert_eq!((ada.id, ada.name.as_str(), ada.active), (1, "Ada", true));
+    let mut twin = new_user("Eve", &[], true);
+    twin.email = "ADA@example.com".into();
+    assert_answer(
+        &api.call(&create_user())
+            .body(twin)
+            .send()
+            .await
+            .unwrap_err(),
+        409,
+        "Email already exists",
+    );
+    api.call(&create_user())
+        .body(new_user("Bo", &["x"], false))
+        .send()
+        .await
+        .unwrap();
+    api.call(&create_user())
+        .body(new_user("Cy", &["y"], true))
+        .send()
+        .await
+        .unwrap();
+
+    // Invalid bodies never leave the client; the details are the server's own shape.
+    let invalid = api
+        .call(&create_user())
+        .body(new_user("", &[], true))
+        .send()
+        .await
+        .unwrap_err();
+    assert_eq!(invalid.validation_part(), Some(Part::Body));
+    assert_eq!(
+        serde_json::to_value(invalid.details()).unwrap(),
+        json!([
+            {"path": ["email"], "message": "must be a valid email address"},
+            {"path": ["name"], "message": "length must be between 1 and 50"},
+        ])
+    );
+
+    // 2. list: paging, filters, both list forms are the server's business; the client's
+    // encoding must come back as the same query.
+    let page = api
+        .call(&list_users())
+        .query(ListQuery {
+            limit: 10,
+            offset: 0,
+            active: Some(true),
+            tag: vec!["y".into()],
+        })
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        page.items
+            .iter()
+            .map(|u| u.name.as_str())
+            .collect::<Vec<_>>(),
+        ["Ada", "Cy"]
+    );
+    assert_eq!((page.limit, page.offset, page.total), (10, 0, 2));
+    let second = api
+        .call(&list_users())
+        .query(ListQuery {
+            limit: 1,
+            offset: 1,
+            ..ListQuery::default()
+        })
+        .send()
+        .await
+        .unwrap();
+    assert_eq!((second.items[0].name.as_str(), second.total), ("Bo", 3));
+    let bad = api
+        .call(&list_users())
+        .query(ListQuery {
+            limit: 0,
+            ..ListQuery::default()
+        })
+        .send()
+        .await
+        .unwrap_err();
+    assert_eq!(bad.validation_part(), Some(Part::Query));
+
+    // 4. get; 404.
+    assert_eq!(
+        api.call(&get_user())
+            .params(UserPath { id: 1 })
+            .send()
+            .await
+            .unwrap(),
+        ada
+    );
+    assert_answer(
+        &api.call(&get_user())
+            .params(UserPath { id: 99 })
+            .send()
+            .await
+            .unwrap_err(),
+        404,
+        "User not found",
+    );
+
+    // 5. replace (id kept); 404; 409 on another user's email.
+    let replaced = api
+        .call(&replace_user())
+        .params(UserPath { id: 2 })
+        .body(new_user("Bob", &[], true))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        (replaced.id, replaced.name.as_str(), replaced.email.as_str()),
+        (2, "Bob", "bob@example.com")
+    );
+    assert_answer(
+        &api.call(&replace_user())
+            .params(UserPath { id: 9 })
+            .body(new_user("Zed", &[], true))
+            .send()
+            .await
+            .unwrap_err(),
+        404,
+        "User not found",
+    );
+    assert_answer(
+        &api.call(&replace_user())
+            .params(UserPath { id: 2 })
+            .body(new_user("Ada", &[], true))
+            .send()
+            .await
+            .unwrap_err(),
+        409,
+        "Email already exists",
+    );
+
+    // 6. patch: only what is given changes.
+    let patched = api
+        .call(&update_user())
+        .params(UserPath { id: 1 })
+        .body(UserPatch {
+            age: Some(37),
+            ..UserPatch::default()
+        })
+        .send()
+        .await
+        .unwrap();
+    assert_eq!((patched.age, patched.name.as_str()), (Some(37), "Ada"));
+    assert_answer(
+        &api.call(&update_user())
+            .params(UserPath { id: 9 })
+            .body(UserPatch::default())
+            .send()
+            .await
+            .unwrap_err(),
+        404,
+        "User not found",
+    );
+
+    // 7. delete; then 404.
+    assert_eq!(
+        api.call(&delete_user())
+            .params(UserPath { id: 3 })
+            .send()
+            .await
+            .unwrap(),
+        Deleted {
+            deleted: true,
+            id: 3
+        }
+    );
+    assert_answer(
+        &api.call(&delete_user())
+            .params(UserPath { id: 3 })
+            .send()
+            .await
+            .unwrap_err(),
+        404,
+        "User not found",
+    );
+
+    // 8, 9. params percent-encoded by the client, decoded by the server.
+    let repo = RepoPath {
+        org: "acme inc/ü".into(),
+        repo: "a?b#c".into(),
+    };
+    assert_eq!(
+        api.call(&get_repo())
+            .params(repo.clone())
+            .send()
+            .await
+            .unwrap(),
+        repo
+    );
+    let file = FilePath {
+        path: "docs/read me/ñ.txt".into(),
+    };
+    assert_eq!(
+        api.call(&get_file())
+            .params(file.clone())
+            .send()
+            .await
+            .unwrap(),
+        file
+    );
+
+    // 10, 11. auth middleware: 401 without credentials, even with an invalid body.
+    assert_answer(
+        &api.call(&me()).send().await.unwrap_err(),
+        401,
+        "Unauthorized",
+    );
+    let wrong = api
+        .call(&me())
+        .header("authorization", "Bearer nope")
+        .send()
+        .await
+        .unwrap_err();
+    assert_answer(&wrong, 401, "Invalid token");
+    assert_eq!(
+        alice.call(&me()).send().await.unwrap(),
+        Me {
+            user: "alice".into()
+        }
+    );
+    let note = alice
+        .call(&create_note())
+        .body(NewNote { text: "hi".into() })
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        note,
+        Note {
+            user: "alice".into(),
+            text: "hi".into()
+        }
+    );
+    assert_answer(
+        &api.call(&create_note())
+            .body(NewNote { text: "hi".into() })
+            .send()
+            .await
+            .unwrap_err(),
+        401,
+        "Unauthorized",
+    );
+
+    // 12. middleware onion.
+    let traced = api.call(&trace()).send_full().await.unwrap();
+    assert_eq!(traced.headers()["x-trace-after"], "inner,outer");
+    assert_eq!(
+        traced.value().trace,
+        ["outer:before", "inner:before", "handler"]
+    );
+
+    // 13–16. errors.
+    assert_answer(
+        &api.call(&plain_error()).send().await.unwrap_err(),
+        500,
+        "boom",
+    );
+    assert_answer(
+        &api.call(&status_error())
+            .params(CodePath { code: 418 })
+            .send()
+            .await
+            .unwrap_err(),
+        418,
+        "custom error",
+    );
+    assert_answer(
+        &api.call(&panic_error()).send().await.unwrap_err(),
+        500,
+        "Internal server error",
+    );
+    assert_answer(
+        &api.call(&bad_response()).send().await.unwrap_err(),
+        500,
+        "Response validation failed",
+    );
+    assert_eq!(api.call(&health()).send().await.unwrap().status, "ok");
+
+    // 17. nested body, echoed.
+    let echo_body = Echo {
+        items: vec![EchoItem {
+            sku: "a".into(),
+            qty: 2,
+        }],
+        note: Some("n".into()),
+    };
+    assert_eq!(
+        api.call(&echo())
+            .body(echo_body.clone())
+            .send()
+            .await
+            .unwrap(),
+        echo_body
+    );
+
+    // 18. slow.
+    assert_eq!(
+        api.call(&slow())
+            .query(SlowQuery { ms: 20 })
+            .send()
+            .await
+            .unwrap(),
+        Slept { slept: 20 }
+    );
+}
+
+#[tokio::test]
+async fn native() {
+    every_row("native").await;
+}
+
+#[tokio::test]
+async fn warp() {
+    every_row("warp").await;
+}
