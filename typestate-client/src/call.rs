@@ -149,12 +149,11 @@ impl<'a, P, Q, B, R, PS, BS> Call<'a, P, Q, B, R, PS, BS> {
         V: TryInto<HeaderValue>,
         V::Error: Into<http::Error>,
     {
-        match (name.try_into(), value.try_into()) {
-            (Ok(name), Ok(value)) => {
+        match crate::error::header_pair(name, value) {
+            Ok((name, value)) => {
                 self.headers.insert(name, value);
             }
-            (Err(e), _) => self.fail(Error::builder(e.into())),
-            (_, Err(e)) => self.fail(Error::builder(e.into())),
+            Err(error) => self.fail(error),
         }
         self
     }

@@ -3,6 +3,7 @@
 use std::error::Error as StdError;
 use std::fmt;
 
+use http::header::{HeaderName, HeaderValue};
 use http::StatusCode;
 use pactum::{Detail, ErrorBody};
 use url::Url;
@@ -313,6 +314,19 @@ impl fmt::Display for Elapsed {
 }
 
 impl StdError for Elapsed {}
+
+/// Converts a header name and value, or the builder error to report at `send`/`build`.
+pub(crate) fn header_pair<K, V>(name: K, value: V) -> Result<(HeaderName, HeaderValue), Error>
+where
+    K: TryInto<HeaderName>,
+    K::Error: Into<http::Error>,
+    V: TryInto<HeaderValue>,
+    V::Error: Into<http::Error>,
+{
+    let name = name.try_into().map_err(|e| Error::builder(e.into()))?;
+    let value = value.try_into().map_err(|e| Error::builder(e.into()))?;
+    Ok((name, value))
+}
 
 #[cfg(test)]
 mod tests {
