@@ -9,7 +9,8 @@
 //!
 //! The first line on stdout is `listening on http://HOST:PORT` (the real port). SIGTERM or
 //! SIGINT shut it down gracefully: in-flight requests finish (up to 10 s), exit status 0.
-//! Logs go to stderr (`RUST_LOG=debug` for more).
+//! Logs go to stderr (`RUST_LOG=debug` for more). `GET /openapi.json` answers the fixture's
+//! OpenAPI 3.1 document (`api::openapi()`), which `tests/schemathesis/run.sh` tests it from.
 #![allow(
     clippy::print_stdout,
     clippy::print_stderr,

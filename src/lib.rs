@@ -16,6 +16,10 @@ mod validation;
 #[cfg(feature = "server")]
 mod server;
 
+#[cfg(feature = "openapi")]
+#[cfg_attr(docsrs, doc(cfg(feature = "openapi")))]
+pub mod openapi;
+
 pub use body::Body;
 pub use context::{Ctx, ResponseParts};
 pub use contract::method;
@@ -34,6 +38,12 @@ pub use server::*;
 
 #[doc(no_inline)]
 pub use http;
+/// schemars, which the `openapi` feature generates schemas with: derive
+/// `pactum::schemars::JsonSchema` with `use pactum::schemars;` in scope, or depend on it.
+#[cfg(feature = "openapi")]
+#[cfg_attr(docsrs, doc(cfg(feature = "openapi")))]
+#[doc(no_inline)]
+pub use schemars;
 #[doc(no_inline)]
 pub use url::Url;
 #[doc(no_inline)]

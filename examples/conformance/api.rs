@@ -6,6 +6,8 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use pactum::http::{HeaderName, HeaderValue, StatusCode};
+use pactum::openapi::OpenApi;
+use pactum::schemars::{self, JsonSchema};
 use pactum::validator::{Validate, ValidationError};
 use pactum::{
     handler, middleware, route, AnyHandler, Ctx, Endpoint, Error, HttpError, Middleware, NoBody,
@@ -18,7 +20,7 @@ use serde::{Deserialize, Serialize};
 // ---------------------------------------------------------------------------------------
 
 /// A stored user.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Validate)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Validate, JsonSchema)]
 pub struct User {
     pub id: u64,
     /// Never empty: `/errors/bad-response` breaks this rule on purpose.
@@ -44,7 +46,7 @@ fn valid_tags(tags: &[String]) -> Result<(), ValidationError> {
 }
 
 /// The body of `POST /users` and `PUT /users/:id`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Validate)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Validate, JsonSchema)]
 pub struct NewUser {
     #[validate(length(min = 1, max = 50))]
     pub name: String,
@@ -54,13 +56,14 @@ pub struct NewUser {
     pub age: Option<u16>,
     #[serde(default)]
     #[validate(length(max = 5), custom(function = "valid_tags"))]
+    #[schemars(inner(length(min = 1, max = 20)))]
     pub tags: Vec<String>,
     #[serde(default = "yes")]
     pub active: bool,
 }
 
 /// The body of `PATCH /users/:id`: every field optional, same rules.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, Validate)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, Validate, JsonSchema)]
 pub struct UserPatch {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[validate(length(min = 1, max = 50))]
@@ -73,6 +76,7 @@ pub struct UserPatch {
     pub age: Option<u16>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[validate(length(max = 5), custom(function = "valid_tags"))]
+    #[schemars(inner(length(min = 1, max = 20)))]
     pub tags: Option<Vec<String>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub active: Option<bool>,
@@ -83,7 +87,7 @@ fn ten() -> u32 {
 }
 
 /// The query of `GET /users`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Validate)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Validate, JsonSchema)]
 pub struct ListQuery {
     #[serde(default = "ten")]
     #[validate(range(min = 1, max = 100))]
@@ -108,7 +112,7 @@ impl Default for ListQuery {
 }
 
 /// One page of users.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Validate)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Validate, JsonSchema)]
 pub struct UserPage {
     pub items: Vec<User>,
     pub limit: u32,
@@ -116,62 +120,62 @@ pub struct UserPage {
     pub total: usize,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Validate)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Validate, JsonSchema)]
 pub struct UserPath {
     pub id: u64,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Validate)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Validate, JsonSchema)]
 pub struct Deleted {
     pub deleted: bool,
     pub id: u64,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Validate)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Validate, JsonSchema)]
 pub struct Health {
     pub status: String,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Validate)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Validate, JsonSchema)]
 pub struct RepoPath {
     pub org: String,
     pub repo: String,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Validate)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Validate, JsonSchema)]
 pub struct FilePath {
     pub path: String,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Validate)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Validate, JsonSchema)]
 pub struct Me {
     pub user: String,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Validate)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Validate, JsonSchema)]
 pub struct NewNote {
     #[validate(length(min = 1, max = 200))]
     pub text: String,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Validate)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Validate, JsonSchema)]
 pub struct Note {
     pub user: String,
     pub text: String,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Validate)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Validate, JsonSchema)]
 pub struct Trace {
     pub trace: Vec<String>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Validate)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Validate, JsonSchema)]
 pub struct CodePath {
     #[validate(range(min = 400, max = 599))]
     pub code: u16,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Validate)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Validate, JsonSchema)]
 pub struct EchoItem {
     #[validate(length(min = 1, max = 20))]
     pub sku: String,
@@ -179,7 +183,7 @@ pub struct EchoItem {
     pub qty: u32,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Validate)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Validate, JsonSchema)]
 pub struct Echo {
     #[validate(length(min = 1), nested)]
     pub items: Vec<EchoItem>,
@@ -188,13 +192,13 @@ pub struct Echo {
     pub note: Option<String>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Validate)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Validate, JsonSchema)]
 pub struct SlowQuery {
     #[validate(range(min = 0, max = 10000))]
     pub ms: u64,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Validate)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Validate, JsonSchema)]
 pub struct Slept {
     pub slept: u64,
 }
@@ -214,6 +218,9 @@ pub fn health() -> Endpoint<NoParams, NoQuery, NoBody, Health> {
     built(
         Endpoint::get(route::static_path("/health"))
             .response::<Health>()
+            .name("health")
+            .summary("Liveness probe")
+            .tag("ops")
             .build(),
     )
 }
@@ -223,6 +230,9 @@ pub fn list_users() -> Endpoint<NoParams, ListQuery, NoBody, UserPage> {
         Endpoint::get(route::static_path("/users"))
             .query::<ListQuery>()
             .response::<UserPage>()
+            .name("listUsers")
+            .summary("List users, paged and filtered")
+            .tag("users")
             .build(),
     )
 }
@@ -232,6 +242,9 @@ pub fn create_user() -> Endpoint<NoParams, NoQuery, NewUser, User> {
         Endpoint::post(route::static_path("/users"))
             .body::<NewUser>()
             .response::<User>()
+            .name("createUser")
+            .summary("Create a user")
+            .tag("users")
             .build(),
     )
 }
@@ -241,6 +254,9 @@ pub fn get_user() -> Endpoint<UserPath, NoQuery, NoBody, User> {
         Endpoint::get(route::pattern("/users/:id"))
             .params::<UserPath>()
             .response::<User>()
+            .name("getUser")
+            .summary("Get a user")
+            .tag("users")
             .build(),
     )
 }
@@ -251,6 +267,9 @@ pub fn replace_user() -> Endpoint<UserPath, NoQuery, NewUser, User> {
             .params::<UserPath>()
             .body::<NewUser>()
             .response::<User>()
+            .name("replaceUser")
+            .summary("Replace a user")
+            .tag("users")
             .build(),
     )
 }
@@ -261,6 +280,9 @@ pub fn update_user() -> Endpoint<UserPath, NoQuery, UserPatch, User> {
             .params::<UserPath>()
             .body::<UserPatch>()
             .response::<User>()
+            .name("updateUser")
+            .summary("Update some fields of a user")
+            .tag("users")
             .build(),
     )
 }
@@ -271,6 +293,9 @@ pub fn delete_user() -> Endpoint<UserPath, NoQuery, NoBody, Deleted> {
             .params::<UserPath>()
             .response::<Deleted>()
             .status(StatusCode::OK)
+            .name("deleteUser")
+            .summary("Delete a user")
+            .tag("users")
             .build(),
     )
 }
@@ -280,6 +305,9 @@ pub fn get_repo() -> Endpoint<RepoPath, NoQuery, NoBody, RepoPath> {
         Endpoint::get(route::pattern("/orgs/:org/repos/:repo"))
             .params::<RepoPath>()
             .response::<RepoPath>()
+            .name("getRepo")
+            .summary("Echo two percent-decoded path params")
+            .tag("routing")
             .build(),
     )
 }
@@ -289,6 +317,9 @@ pub fn get_file() -> Endpoint<FilePath, NoQuery, NoBody, FilePath> {
         Endpoint::get(route::dynamic("/files/*path"))
             .params::<FilePath>()
             .response::<FilePath>()
+            .name("getFile")
+            .summary("Echo a catch-all path param")
+            .tag("routing")
             .build(),
     )
 }
@@ -298,6 +329,9 @@ pub fn me() -> Endpoint<NoParams, NoQuery, NoBody, Me> {
         Endpoint::get(route::static_path("/me"))
             .response::<Me>()
             .middleware(auth())
+            .name("me")
+            .summary("The authenticated user")
+            .tag("auth")
             .build(),
     )
 }
@@ -308,6 +342,9 @@ pub fn create_note() -> Endpoint<NoParams, NoQuery, NewNote, Note> {
             .body::<NewNote>()
             .response::<Note>()
             .middleware(auth())
+            .name("createNote")
+            .summary("Create a note as the authenticated user")
+            .tag("auth")
             .build(),
     )
 }
@@ -318,6 +355,9 @@ pub fn trace() -> Endpoint<NoParams, NoQuery, NoBody, Trace> {
             .response::<Trace>()
             .middleware(tracer("outer"))
             .middleware(tracer("inner"))
+            .name("trace")
+            .summary("The order two middleware ran in")
+            .tag("middleware")
             .build(),
     )
 }
@@ -326,6 +366,9 @@ pub fn plain_error() -> Endpoint<NoParams, NoQuery, NoBody, Health> {
     built(
         Endpoint::get(route::static_path("/errors/plain"))
             .response::<Health>()
+            .name("plainError")
+            .summary("Always fails with a plain error (500)")
+            .tag("errors")
             .build(),
     )
 }
@@ -335,6 +378,9 @@ pub fn status_error() -> Endpoint<CodePath, NoQuery, NoBody, Health> {
         Endpoint::get(route::pattern("/errors/status/:code"))
             .params::<CodePath>()
             .response::<Health>()
+            .name("statusError")
+            .summary("Always fails with the status in the path")
+            .tag("errors")
             .build(),
     )
 }
@@ -343,6 +389,9 @@ pub fn panic_error() -> Endpoint<NoParams, NoQuery, NoBody, Health> {
     built(
         Endpoint::get(route::static_path("/errors/panic"))
             .response::<Health>()
+            .name("panicError")
+            .summary("Always panics (500)")
+            .tag("errors")
             .build(),
     )
 }
@@ -351,6 +400,9 @@ pub fn bad_response() -> Endpoint<NoParams, NoQuery, NoBody, User> {
     built(
         Endpoint::get(route::static_path("/errors/bad-response"))
             .response::<User>()
+            .name("badResponse")
+            .summary("Answers a value that breaks its rules (500)")
+            .tag("errors")
             .build(),
     )
 }
@@ -360,6 +412,9 @@ pub fn echo() -> Endpoint<NoParams, NoQuery, Echo, Echo> {
         Endpoint::post(route::static_path("/echo"))
             .body::<Echo>()
             .response::<Echo>()
+            .name("echo")
+            .summary("Echo a validated body")
+            .tag("validation")
             .build(),
     )
 }
@@ -369,8 +424,81 @@ pub fn slow() -> Endpoint<NoParams, SlowQuery, NoBody, Slept> {
         Endpoint::get(route::static_path("/slow"))
             .query::<SlowQuery>()
             .response::<Slept>()
+            .name("slow")
+            .summary("Answer after a delay")
+            .tag("ops")
             .build(),
     )
+}
+
+// ---------------------------------------------------------------------------------------
+// The OpenAPI document, served at `GET /openapi.json`.
+// ---------------------------------------------------------------------------------------
+
+/// Where the fixture serves its OpenAPI document.
+pub const OPENAPI_PATH: &str = "/openapi.json";
+
+/// The fixture's OpenAPI 3.1 document: every contract above, plus what the pipeline cannot
+/// know — the errors the handlers and the auth middleware return, and the bearer scheme.
+pub fn openapi() -> OpenApi {
+    let user_not_found = "`User not found`: no user has this id.";
+    let email_exists = "`Email already exists`: another user has this email (case-insensitive).";
+    let unauthorized = "`Unauthorized` without a bearer token, `Invalid token` with another token \
+                        than `secret-token`; the body is not read.";
+    OpenApi::new("pactum conformance fixture", env!("CARGO_PKG_VERSION"))
+        .description(
+            "Every behaviour of pactum behind one server (FIXTURE.md). Users live in memory; \
+             `/errors/*` fail on purpose.",
+        )
+        .bearer_auth("bearer")
+        .tag("users", "A CRUD resource with a paged, filtered list")
+        .tag("routing", "Pattern and catch-all params")
+        .tag(
+            "auth",
+            "Bearer-token middleware, run before the body is read",
+        )
+        .tag("middleware", "Middleware order")
+        .tag("errors", "Routes that fail on purpose")
+        .tag("validation", "Nested validation details")
+        .tag("ops", "Health and timing")
+        .endpoint(&health())
+        .endpoint(&list_users())
+        .endpoint_with(&create_user(), |op| {
+            op.error(StatusCode::CONFLICT, email_exists)
+        })
+        .endpoint_with(&get_user(), |op| {
+            op.error(StatusCode::NOT_FOUND, user_not_found)
+        })
+        .endpoint_with(&replace_user(), |op| {
+            op.error(StatusCode::NOT_FOUND, user_not_found)
+                .error(StatusCode::CONFLICT, email_exists)
+        })
+        .endpoint_with(&update_user(), |op| {
+            op.error(StatusCode::NOT_FOUND, user_not_found)
+                .error(StatusCode::CONFLICT, email_exists)
+        })
+        .endpoint_with(&delete_user(), |op| {
+            op.error(StatusCode::NOT_FOUND, user_not_found)
+        })
+        .endpoint(&get_repo())
+        .endpoint(&get_file())
+        .endpoint_with(&me(), |op| {
+            op.security("bearer")
+                .error(StatusCode::UNAUTHORIZED, unauthorized)
+        })
+        .endpoint_with(&create_note(), |op| {
+            op.security("bearer")
+                .error(StatusCode::UNAUTHORIZED, unauthorized)
+        })
+        .endpoint(&trace())
+        .endpoint(&plain_error())
+        .endpoint_with(&status_error(), |op| {
+            op.default_error("`custom error`, with the status given in the path.")
+        })
+        .endpoint(&panic_error())
+        .endpoint(&bad_response())
+        .endpoint(&echo())
+        .endpoint(&slow())
 }
 
 // ---------------------------------------------------------------------------------------
@@ -475,11 +603,11 @@ fn user_from(id: u64, new: NewUser) -> User {
     }
 }
 
-/// Every handler of FIXTURE.md over a fresh, empty store.
+/// Every handler of FIXTURE.md over a fresh, empty store, and `GET /openapi.json`.
 pub fn handlers() -> Vec<AnyHandler> {
     let store: Shared = Arc::default();
     let s = || Arc::clone(&store);
-    vec![
+    let mut handlers: Vec<AnyHandler> = vec![
         handler(health(), |_| async {
             Ok(Health {
                 status: "ok".into(),
@@ -693,5 +821,8 @@ pub fn handlers() -> Vec<AnyHandler> {
             })
         })
         .into(),
-    ]
+    ];
+    let docs = openapi().build().handler(OPENAPI_PATH);
+    handlers.push(docs.unwrap_or_else(|e| panic!("invalid contract: {e}")));
+    handlers
 }

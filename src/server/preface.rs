@@ -119,8 +119,8 @@ impl<I: AsyncWrite + Unpin> AsyncWrite for FirstBytesDeadline<I> {
 mod tests {
     use super::*;
 
-    #[test]
-    fn http1_bytes_disarm_at_the_first_difference() {
+    #[tokio::test]
+    async fn http1_bytes_disarm_at_the_first_difference() {
         let mut d = FirstBytesDeadline::new((), None);
         d.deadline = Some(Box::pin(tokio::time::sleep(Duration::ZERO)));
         d.observe(b"PR");

@@ -1,0 +1,196 @@
+//! The conformance fixture's OpenAPI document: what it says, and that both adapters serve it.
+//!
+//! That it validates as OpenAPI 3.1, and that the servers keep its promises under generated
+//! traffic, is checked from the outside by `tests/schemathesis/run.sh` (openapi-spec-validator
+//! and schemathesis, from PyPI).
+#![allow(unreachable_pub)]
+
+#[allow(dead_code, unreachable_pub, missing_docs)]
+#[path = "../examples/conformance/api.rs"]
+mod api;
+
+use std::collections::BTreeSet;
+use std::time::Duration;
+
+use pactum::{Server, ServerOptions};
+use serde_json::{json, Value};
+use warp::Filter;
+
+fn options() -> ServerOptions {
+    ServerOptions::new().port(0).hostname("127.0.0.1")
+}
+
+fn client() -> reqwest::Client {
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    reqwest::Client::builder()
+        .timeout(Duration::from_secs(20))
+        .build()
+        .expect("client builds")
+}
+
+async fn served_document(server: &Server) -> (String, Vec<u8>) {
+    let url = format!("http://{}{}", server.local_addr(), api::OPENAPI_PATH);
+    let response = client().get(url).send().await.expect("request sent");
+    assert_eq!(response.status(), 200);
+    let content_type = response.headers()["content-type"]
+        .to_str()
+        .unwrap()
+        .to_owned();
+    (content_type, response.bytes().await.expect("body").to_vec())
+}
+
+#[tokio::test]
+async fn both_adapters_serve_the_fixture_document() {
+    let expected = serde_json::to_vec(&api::openapi().build()).unwrap();
+
+    let native = pactum::serve(api::handlers(), options())
+        .await
+        .expect("native server starts");
+    let app = pactum_warp::filter(api::handlers())
+        .expect("valid handler list")
+        .or(pactum_warp::not_found());
+    let warp = pactum_warp::serve(app, options())
+        .await
+        .expect("warp server starts");
+
+    for server in [&native, &warp] {
+        let (content_type, body) = served_document(server).await;
+        assert_eq!(content_type, "application/json");
+        assert!(body == expected, "the served document is the built one");
+    }
+    native.shutdown().await;
+    warp.shutdown().await;
+}
+
+fn document() -> Value {
+    api::openapi().build().as_value().clone()
+}
+
+/// `(METHOD, /openapi/{path})` of every handler in the fixture, from `AnyHandler`'s debug form.
+fn served_operations() -> BTreeSet<(String, String)> {
+    api::handlers()
+        .iter()
+        .map(|h| {
+            let text = format!("{h:?}");
+            let inner = text
+                .strip_prefix("AnyHandler(")
+                .and_then(|t| t.strip_suffix(')'))
+                .expect("AnyHandler(METHOD route)");
+            let (method, route) = inner.split_once(' ').expect("METHOD route");
+            let path: Vec<String> = route
+                .split('/')
+                .map(|segment| match segment.strip_prefix([':', '*']) {
+                    Some(name) => format!("{{{name}}}"),
+                    None => segment.to_owned(),
+                })
+                .collect();
+            (method.to_ascii_lowercase(), path.join("/"))
+        })
+        .filter(|(_, path)| path != api::OPENAPI_PATH)
+        .collect()
+}
+
+#[test]
+fn every_fixture_route_is_documented_once() {
+    let doc = document();
+    let documented: BTreeSet<(String, String)> = doc["paths"]
+        .as_object()
+        .unwrap()
+        .iter()
+        .flat_map(|(path, item)| {
+            item.as_object()
+                .unwrap()
+                .keys()
+                .map(move |method| (method.clone(), path.clone()))
+        })
+        .collect();
+    assert_eq!(documented, served_operations());
+    assert_eq!(documented.len(), 18);
+
+    let ids: BTreeSet<&str> = doc["paths"]
+        .as_object()
+        .unwrap()
+        .values()
+        .flat_map(|item| item.as_object().unwrap().values())
+        .map(|op| op["operationId"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids.len(), 18, "operation ids are unique");
+    assert!(ids.contains("getUser") && ids.contains("createNote"));
+}
+
+#[test]
+fn the_fixture_rules_are_in_its_schemas() {
+    let doc = document();
+    let schemas = &doc["components"]["schemas"];
+    let new_user = &schemas["NewUser"]["properties"];
+    assert_eq!(new_user["name"]["minLength"], 1);
+    assert_eq!(new_user["name"]["maxLength"], 50);
+    assert!(new_user["email"]["pattern"].as_str().unwrap().contains('@'));
+    assert_eq!(new_user["age"]["maximum"], 150);
+    assert_eq!(new_user["tags"]["maxItems"], 5);
+    assert_eq!(new_user["tags"]["items"]["minLength"], 1);
+    assert_eq!(new_user["tags"]["items"]["maxLength"], 20);
+    assert_eq!(new_user["active"]["default"], true);
+    assert_eq!(
+        schemas["NewUser"]["required"],
+        json!(["name", "email"]),
+        "defaulted and optional fields are not required in a request"
+    );
+    assert_eq!(schemas["Echo"]["properties"]["items"]["minItems"], 1);
+    assert_eq!(schemas["EchoItem"]["properties"]["qty"]["minimum"], 1);
+    assert_eq!(schemas["EchoItem"]["properties"]["qty"]["maximum"], 99);
+    assert_eq!(schemas["User"]["properties"]["name"]["minLength"], 1);
+}
+
+#[test]
+fn the_fixture_operations_say_what_can_happen() {
+    let doc = document();
+    let paths = &doc["paths"];
+    let statuses = |path: &str, method: &str| -> Vec<String> {
+        paths[path][method]["responses"]
+            .as_object()
+            .unwrap()
+            .keys()
+            .cloned()
+            .collect()
+    };
+    assert_eq!(statuses("/health", "get"), ["200", "500"]);
+    assert_eq!(statuses("/users", "get"), ["200", "400", "500"]);
+    assert_eq!(
+        statuses("/users", "post"),
+        ["201", "400", "409", "413", "415", "500"]
+    );
+    assert_eq!(statuses("/users/{id}", "get"), ["200", "400", "404", "500"]);
+    assert_eq!(
+        statuses("/users/{id}", "put"),
+        ["200", "400", "404", "409", "413", "415", "500"]
+    );
+    assert_eq!(
+        statuses("/users/{id}", "delete"),
+        ["200", "400", "404", "500"]
+    );
+    assert_eq!(
+        statuses("/me/notes", "post"),
+        ["201", "400", "401", "413", "415", "500"]
+    );
+    assert_eq!(
+        statuses("/errors/status/{code}", "get"),
+        ["200", "400", "404", "500", "default"]
+    );
+
+    let list = paths["/users"]["get"]["parameters"].as_array().unwrap();
+    let tag = list.iter().find(|p| p["name"] == "tag").unwrap();
+    assert_eq!(tag["in"], "query");
+    assert_eq!(tag["explode"], true);
+    let file = &paths["/files/{path}"]["get"]["parameters"][0];
+    assert_eq!(file["in"], "path");
+    assert_eq!(file["schema"]["minLength"], 1);
+    let me = &paths["/me"]["get"];
+    assert_eq!(me["security"], json!([{ "bearer": [] }]));
+    assert_eq!(
+        doc["components"]["securitySchemes"]["bearer"],
+        json!({ "type": "http", "scheme": "bearer" })
+    );
+    assert_eq!(me["tags"], json!(["auth"]));
+    assert_eq!(me["summary"], "The authenticated user");
+}
