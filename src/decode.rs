@@ -12,6 +12,7 @@ use serde::de::{DeserializeOwned, IgnoredAny};
 use crate::body::Body;
 use crate::contract::Slot;
 use crate::error::{Detail, Error, HttpError};
+use crate::json_shape::Json;
 use crate::middleware::RawParams;
 use crate::validation::{detail_from_serde, details_from_rules};
 
@@ -105,10 +106,10 @@ async fn read_limited(body: Body, limit: usize) -> Result<Bytes, Error> {
     }
 }
 
-/// Parses and validates a JSON document.
+/// Parses and validates a JSON document, read as its schema describes it ([`Json`]).
 pub(crate) fn json<B: Slot>(bytes: &[u8]) -> Result<B, Error> {
     let mut deserializer = serde_json::Deserializer::from_slice(bytes);
-    match serde_path_to_error::deserialize::<_, B>(&mut deserializer) {
+    match serde_path_to_error::deserialize::<_, B>(Json(&mut deserializer)) {
         Ok(value) => match deserializer.end() {
             Ok(()) => validated(value),
             Err(trailing) => Err(invalid_json(&trailing)),

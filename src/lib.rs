@@ -8,6 +8,7 @@ mod decode;
 mod error;
 mod handler;
 mod introspect;
+mod json_shape;
 pub mod middleware;
 mod pipeline;
 pub mod route;

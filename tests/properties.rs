@@ -201,11 +201,14 @@ struct Which {
     value: String,
 }
 
-fn routes() -> (
-    Endpoint<RepoPath, NoQuery, NoBody, Which>,
-    Endpoint<FilePath, NoQuery, NoBody, Which>,
-    Pipeline,
-) {
+/// The repo and file contracts, and a pipeline serving them beside a static route.
+struct Routes {
+    repo: Endpoint<RepoPath, NoQuery, NoBody, Which>,
+    file: Endpoint<FilePath, NoQuery, NoBody, Which>,
+    pipeline: Pipeline,
+}
+
+fn routes() -> Routes {
     let repo = Endpoint::get(route::pattern("/orgs/:org/repos/:repo"))
         .params::<RepoPath>()
         .response::<Which>()
@@ -244,7 +247,11 @@ fn routes() -> (
         .into(),
     ])
     .expect("valid pipeline");
-    (repo, file, pipeline)
+    Routes {
+        repo,
+        file,
+        pipeline,
+    }
 }
 
 fn segment() -> impl Strategy<Value = String> {
@@ -256,7 +263,7 @@ proptest! {
 
     #[test]
     fn built_paths_match_back(org in segment(), repo in segment()) {
-        let (endpoint, _, pipeline) = routes();
+        let Routes { repo: endpoint, pipeline, .. } = routes();
         let params = RepoPath { org: org.clone(), repo: repo.clone() };
         let path = endpoint.path_for(&params).unwrap();
         let (status, body) = runtime().block_on(call(&pipeline, get(&path)));
@@ -272,7 +279,7 @@ proptest! {
     #[test]
     fn catch_all_keeps_slashes(pieces in proptest::collection::vec(segment(), 1..5)) {
         let tail = pieces.join("/");
-        let (_, endpoint, pipeline) = routes();
+        let Routes { file: endpoint, pipeline, .. } = routes();
         let path = endpoint.path_for(&FilePath { path: tail.clone() }).unwrap();
         let (status, body) = runtime().block_on(call(&pipeline, get(&path)));
         prop_assert_eq!(status, 200, "{} -> {}", path, body);
@@ -283,7 +290,7 @@ proptest! {
 
 #[test]
 fn static_route_wins_over_the_pattern() {
-    let (_, _, pipeline) = routes();
+    let Routes { pipeline, .. } = routes();
     let (status, body) = runtime().block_on(call(&pipeline, get("/orgs/fixed/repos/static")));
     assert_eq!((status, body["route"].as_str()), (200, Some("static")));
     let (_, body) = runtime().block_on(call(&pipeline, get("/orgs/fixed/repos/other")));

@@ -20,8 +20,7 @@
 # openapi-spec-validator from PyPI (in target/, reused when the versions match). Python 3.10+.
 #
 # Settings (environment): SCHEMATHESIS_SEED (default 20261122), SCHEMATHESIS_MAX_EXAMPLES (per
-# operation and phase, default 200), SCHEMATHESIS_VENV, PACTUM_SCHEMATHESIS_STRICT=1 (also fail on
-# the known whole-float gap that hooks.py filters; see there). Reports (JUnit, NDJSON) go to
+# operation and phase, default 200), SCHEMATHESIS_VENV. Reports (JUnit, NDJSON) go to
 # target/schemathesis/ADAPTER/.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
