@@ -6,7 +6,7 @@ use std::task::{Context, Poll};
 use bytes::Bytes;
 use http_body::{Frame, SizeHint};
 use http_body_util::combinators::UnsyncBoxBody;
-use http_body_util::{BodyExt, Empty, Full};
+use http_body_util::{BodyExt, Full};
 
 use crate::error::BoxError;
 
@@ -18,7 +18,14 @@ use crate::error::BoxError;
 /// let body = pactum::Body::from(r#"{"name":"Ada"}"#);
 /// ```
 #[derive(Debug)]
-pub struct Body(UnsyncBoxBody<Bytes, BoxError>);
+pub struct Body(Inner);
+
+#[derive(Debug)]
+enum Inner {
+    /// A body known to be over (a GET's, most often): no allocation.
+    Empty,
+    Boxed(UnsyncBoxBody<Bytes, BoxError>),
+}
 
 impl Body {
     /// Wraps any body whose chunks are `Bytes`.
@@ -27,12 +34,16 @@ impl Body {
         B: http_body::Body<Data = Bytes> + Send + 'static,
         B::Error: Into<BoxError>,
     {
-        Self(body.map_err(Into::into).boxed_unsync())
+        // A body at its end yields nothing more (no data, no trailers): no need to keep it.
+        if body.is_end_stream() {
+            return Self::empty();
+        }
+        Self(Inner::Boxed(body.map_err(Into::into).boxed_unsync()))
     }
 
     /// An empty body.
     pub fn empty() -> Self {
-        Self::new(Empty::<Bytes>::new())
+        Self(Inner::Empty)
     }
 }
 
@@ -61,14 +72,23 @@ impl http_body::Body for Body {
         mut self: Pin<&mut Self>,
         cx: &mut Context<'_>,
     ) -> Poll<Option<Result<Frame<Bytes>, BoxError>>> {
-        Pin::new(&mut self.0).poll_frame(cx)
+        match &mut self.0 {
+            Inner::Empty => Poll::Ready(None),
+            Inner::Boxed(body) => Pin::new(body).poll_frame(cx),
+        }
     }
 
     fn is_end_stream(&self) -> bool {
-        self.0.is_end_stream()
+        match &self.0 {
+            Inner::Empty => true,
+            Inner::Boxed(body) => body.is_end_stream(),
+        }
     }
 
     fn size_hint(&self) -> SizeHint {
-        self.0.size_hint()
+        match &self.0 {
+            Inner::Empty => SizeHint::with_exact(0),
+            Inner::Boxed(body) => body.size_hint(),
+        }
     }
 }

@@ -41,6 +41,13 @@ pub(crate) fn query<Q: Slot>(raw: Option<&str>) -> Result<Q, Error> {
 fn from_query_string<T: DeserializeOwned>(raw: &str) -> Result<T, Error> {
     let deserializer = serde_qs::Deserializer::with_config(serde_qs::Config::new(), raw.as_bytes())
         .map_err(|e| shape_error(Detail::new(Vec::new(), e.to_string())))?;
+    // Deserialising is deterministic: the path of a failure is tracked only when there is one,
+    // by doing it again (tracking costs as much as the rest on the happy path).
+    if let Ok(value) = T::deserialize(deserializer) {
+        return Ok(value);
+    }
+    let deserializer = serde_qs::Deserializer::with_config(serde_qs::Config::new(), raw.as_bytes())
+        .map_err(|e| shape_error(Detail::new(Vec::new(), e.to_string())))?;
     serde_path_to_error::deserialize(deserializer)
         .map_err(|e| shape_error(detail_from_serde(e.path(), e.inner())))
 }
@@ -108,6 +115,13 @@ async fn read_limited(body: Body, limit: usize) -> Result<Bytes, Error> {
 
 /// Parses and validates a JSON document, read as its schema describes it ([`Json`]).
 pub(crate) fn json<B: Slot>(bytes: &[u8]) -> Result<B, Error> {
+    // The happy path without tracking paths; any failure is parsed again, with them.
+    let mut deserializer = serde_json::Deserializer::from_slice(bytes);
+    if let Ok(value) = B::deserialize(Json(&mut deserializer)) {
+        if deserializer.end().is_ok() {
+            return validated(value);
+        }
+    }
     let mut deserializer = serde_json::Deserializer::from_slice(bytes);
     match serde_path_to_error::deserialize::<_, B>(Json(&mut deserializer)) {
         Ok(value) => match deserializer.end() {

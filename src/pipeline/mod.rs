@@ -6,20 +6,21 @@ mod table;
 
 use std::fmt;
 use std::future::Future;
+use std::pin::Pin;
 use std::sync::Arc;
+use std::task::{ready, Context, Poll};
 use std::time::Instant;
 
 use bytes::Bytes;
 use http::header::{HeaderValue, ALLOW, CONTENT_LENGTH, HOST};
 use http::uri::Scheme;
 use http::{Method, StatusCode};
-use tracing::Instrument;
 use url::Url;
 
 use crate::body::Body;
 use crate::error::{ConfigError, Error, HttpError};
 use crate::handler::AnyHandler;
-use crate::middleware::{Middleware, Next, RawParams, Request};
+use crate::middleware::{BoxFuture, Middleware, Next, RawParams, Request};
 use crate::Response;
 
 use catch_panic::CatchPanic;
@@ -181,8 +182,11 @@ impl Pipeline {
         routed: Routed,
         request: http::Request<Body>,
     ) -> impl Future<Output = Result<Response, Error>> + Send + 'static {
-        let inner = Arc::clone(&self.inner);
-        let entry = &inner.table.routes[routed.route];
+        self.dispatched(routed, request)
+    }
+
+    fn dispatched(&self, routed: Routed, request: http::Request<Body>) -> Dispatched {
+        let entry = &self.inner.table.routes[routed.route];
         let span = tracing::info_span!(
             "request",
             method = %request.method(),
@@ -190,20 +194,24 @@ impl Pipeline {
             status = tracing::field::Empty,
             latency_us = tracing::field::Empty,
         );
-        let started = Instant::now();
-        let future = async move {
-            let entry = &inner.table.routes[routed.route];
-            let result = match routed.target {
+        // The latency is only for the span: no clock reads when nobody listens.
+        let started = (!span.is_disabled()).then(Instant::now);
+        // What needs no waiting is done now, so that the future holds only what it awaits
+        // (futures are moved as they are wrapped: the smaller, the cheaper).
+        let work = {
+            // Entering a disabled span only logs (tracing's `log` feature); not worth it here.
+            let _entered = (!span.is_disabled()).then(|| span.enter());
+            match routed.target {
                 Target::Options => {
                     let mut response = http::Response::new(Bytes::new());
                     *response.status_mut() = StatusCode::NO_CONTENT;
                     response.headers_mut().insert(ALLOW, entry.allow.clone());
-                    Ok(response)
+                    Work::Done(Ok(response))
                 }
                 Target::MethodNotAllowed => {
-                    Err(HttpError::method_not_allowed("Method not allowed")
+                    Work::Done(Err(HttpError::method_not_allowed("Method not allowed")
                         .with_header(ALLOW, entry.allow.clone())
-                        .into())
+                        .into()))
                 }
                 Target::Handler { index, head } => {
                     let method = &entry.methods[index];
@@ -217,30 +225,18 @@ impl Pipeline {
                         body_limit: method.body_limit,
                     };
                     let next = Next::new(Arc::clone(&method.chain), Arc::clone(&method.handler));
-                    match CatchPanic(next.run(request)).await {
-                        Ok(result) => {
-                            result
-                                .map(|response| if head { strip_body(response) } else { response })
-                        }
-                        Err(panic) => {
-                            tracing::error!(panic = %panic, "handler panicked");
-                            Err(HttpError::internal("Internal server error").into())
-                        }
+                    Work::Run {
+                        future: CatchPanic(next.run(request)),
+                        head,
                     }
                 }
-            };
-            let span = tracing::Span::current();
-            match &result {
-                Ok(response) => span.record("status", response.status().as_u16()),
-                Err(error) => {
-                    error.log();
-                    span.record("status", error.status().as_u16())
-                }
-            };
-            span.record("latency_us", started.elapsed().as_micros() as u64);
-            result
+            }
         };
-        future.instrument(span)
+        Dispatched {
+            work: Some(work),
+            started,
+            span,
+        }
     }
 
     /// Answers a whole request: 404 when no route matches, every error formatted.
@@ -248,18 +244,18 @@ impl Pipeline {
         &self,
         request: http::Request<Body>,
     ) -> impl Future<Output = Response> + Send + 'static {
-        let this = self.clone();
         let method = request.method().clone();
-        let routed = self.route(request.method(), request.uri().path());
-        async move {
-            let result = match routed {
-                Some(routed) => this.dispatch(routed, request).await,
-                None => {
-                    tracing::debug!(path = request.uri().path(), "no route");
-                    Err(HttpError::not_found("Not found").into())
-                }
-            };
-            this.answer(&method, result)
+        let dispatched = match self.route(request.method(), request.uri().path()) {
+            Some(routed) => Some(self.dispatched(routed, request)),
+            None => {
+                tracing::debug!(path = request.uri().path(), "no route");
+                None
+            }
+        };
+        Handled {
+            dispatched,
+            pipeline: self.clone(),
+            method,
         }
     }
 
@@ -283,8 +279,113 @@ impl Pipeline {
     }
 }
 
+/// A dispatched request: answered already, or running its middleware and handler.
+enum Work {
+    Done(Result<Response, Error>),
+    Run {
+        future: CatchPanic<BoxFuture<Result<Response, Error>>>,
+        head: bool,
+    },
+}
+
+/// The future of [`Pipeline::dispatch`]: polls the work inside the request's span, then logs
+/// an error and records the status and latency on the span.
+///
+/// Written out rather than as an `async` block wrapped in `Instrumented`: it is `Unpin` and
+/// small, so the futures around it hold it without copies of a large state machine.
+struct Dispatched {
+    work: Option<Work>,
+    started: Option<Instant>,
+    span: tracing::Span,
+}
+
+impl Future for Dispatched {
+    type Output = Result<Response, Error>;
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        let this = &mut *self;
+        let _entered = this.span.enter();
+        let result = match this
+            .work
+            .as_mut()
+            .expect("`Dispatched` polled after completion")
+        {
+            Work::Done(_) => match this.work.take() {
+                Some(Work::Done(result)) => result,
+                _ => unreachable!("matched `Work::Done` above"),
+            },
+            Work::Run { future, head } => {
+                let head = *head;
+                let polled = ready!(Pin::new(future).poll(cx));
+                this.work = None;
+                match polled {
+                    Ok(mut result) => {
+                        if let (true, Ok(response)) = (head, &mut result) {
+                            strip_body_in_place(response);
+                        }
+                        result
+                    }
+                    Err(panic) => {
+                        tracing::error!(panic = %panic, "handler panicked");
+                        Err(HttpError::internal("Internal server error").into())
+                    }
+                }
+            }
+        };
+        if let Err(error) = &result {
+            error.log();
+        }
+        if let Some(started) = this.started {
+            let status = match &result {
+                Ok(response) => response.status(),
+                Err(error) => error.status(),
+            };
+            this.span.record("status", status.as_u16());
+            this.span
+                .record("latency_us", started.elapsed().as_micros() as u64);
+        }
+        Poll::Ready(result)
+    }
+}
+
+impl Drop for Dispatched {
+    fn drop(&mut self) {
+        // A request dropped before it finished: its middleware and handler are dropped
+        // inside its span, as `Instrumented` would.
+        if self.work.is_some() {
+            let _entered = self.span.enter();
+            self.work = None;
+        }
+    }
+}
+
+/// The future of [`Pipeline::handle`]: the dispatched request (or a 404), answered.
+struct Handled {
+    dispatched: Option<Dispatched>,
+    pipeline: Pipeline,
+    method: Method,
+}
+
+impl Future for Handled {
+    type Output = Response;
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Response> {
+        let this = &mut *self;
+        let result = match &mut this.dispatched {
+            Some(dispatched) => ready!(Pin::new(dispatched).poll(cx)),
+            None => Err(HttpError::not_found("Not found").into()),
+        };
+        Poll::Ready(this.pipeline.answer(&this.method, result))
+    }
+}
+
 /// A HEAD answer: the GET's headers and length, no body.
 fn strip_body(mut response: Response) -> Response {
+    strip_body_in_place(&mut response);
+    response
+}
+
+fn strip_body_in_place(response: &mut Response) {
     let len = response.body().len();
     if len > 0 {
         response
@@ -292,7 +393,6 @@ fn strip_body(mut response: Response) -> Response {
             .insert(CONTENT_LENGTH, HeaderValue::from(len));
         *response.body_mut() = Bytes::new();
     }
-    response
 }
 
 /// The full URL of a request: scheme from the URI or the adapter's [`Scheme`] extension,
@@ -310,7 +410,140 @@ fn request_url(parts: &http::request::Parts) -> Url {
         .or_else(|| parts.headers.get(HOST).and_then(|h| h.to_str().ok()))
         .unwrap_or("localhost");
     let path = parts.uri.path_and_query().map_or("/", |pq| pq.as_str());
+    if parts.uri.authority().is_none() {
+        if let Some(url) = BaseUrl::join(scheme, host, path) {
+            return url;
+        }
+    }
+    parse_url(scheme, host, path)
+}
+
+/// The URL `{scheme}://{host}{path}`, with `localhost` for a host that does not parse.
+fn parse_url(scheme: &str, host: &str, path: &str) -> Url {
     Url::parse(&format!("{scheme}://{host}{path}"))
         .or_else(|_| Url::parse(&format!("{scheme}://localhost{path}")))
         .unwrap_or_else(|_| Url::parse("http://localhost/").expect("static URL parses"))
+}
+
+/// The last `{scheme}://{host}/` parsed on this thread: the requests of a connection (and
+/// usually of a server) share it, and parsing only the path and query against it skips the
+/// host parsing (IDNA, IP addresses), the costliest part of a URL.
+struct BaseUrl {
+    scheme: String,
+    host: String,
+    url: Url,
+    /// The input of `join`, reused: the path, then spaces (trimmed by the parser) whose only
+    /// effect is a large enough capacity for the URL's serialisation, which the parser sizes
+    /// by its input — without them, it grows twice per request.
+    input: String,
+}
+
+thread_local! {
+    static BASE_URL: std::cell::RefCell<Option<BaseUrl>> = const { std::cell::RefCell::new(None) };
+}
+
+impl BaseUrl {
+    /// [`parse_url`]'s answer, from the cached base, where the result is the same: an
+    /// `http`/`https` scheme, a host of plain name or address characters (nothing that would
+    /// end the authority early or change it, like `/`, `?`, `#`, `@`, `%`), and an absolute
+    /// path (not `//…`, which would be read as another authority). `None` otherwise.
+    fn join(scheme: &str, host: &str, path: &str) -> Option<Url> {
+        let absolute_path =
+            path.starts_with('/') && !matches!(path.as_bytes().get(1), Some(b'/' | b'\\'));
+        if !absolute_path {
+            return None;
+        }
+        BASE_URL.with(|cell| {
+            let mut cached = cell.borrow_mut();
+            // Only a scheme and host that passed the checks below are ever cached.
+            let hit = matches!(&*cached, Some(b) if b.host == host && b.scheme == scheme);
+            if !hit {
+                let plain_host = !host.is_empty()
+                    && host.bytes().all(|b| {
+                        b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b':' | b'[' | b']')
+                    });
+                if !matches!(scheme, "http" | "https") || !plain_host {
+                    return None;
+                }
+                *cached = Some(BaseUrl {
+                    scheme: scheme.to_owned(),
+                    host: host.to_owned(),
+                    url: Url::parse(&format!("{scheme}://{host}/")).ok()?,
+                    input: String::new(),
+                });
+            }
+            let base = cached.as_mut()?;
+            const SPACES: &str = "                                                                ";
+            // Room for the base's `scheme://host` (each space costs the parser's trim a
+            // little; a reallocation costs far more).
+            let room = base.url.as_str().len();
+            base.input.clear();
+            base.input.push_str(path);
+            for _ in 0..room / SPACES.len() {
+                base.input.push_str(SPACES);
+            }
+            base.input.push_str(&SPACES[..room % SPACES.len()]);
+            base.url.join(&base.input).ok()
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cached_base_urls_give_the_parsed_url() {
+        let hosts = [
+            "localhost",
+            "127.0.0.1:8080",
+            "[::1]:3000",
+            "Example.COM",
+            "EXAMPLE.com:80",
+            "xn--nxasmq6b.com",
+            "0x7f.1",
+            "a..b",
+            "host:99999",
+            "host:",
+            "[::1",
+            "bad host",
+            "a/b",
+            "a@b",
+            "a?b",
+            "a#b",
+            "a%41",
+            "",
+        ];
+        let paths = [
+            "/",
+            "/hello",
+            "/users/7/posts?limit=10&offset=0",
+            "/a/../b/./c/..",
+            "/%7e/%2F?x=%20&y",
+            "/caf%C3%A9?q=caf\u{e9}",
+            "/a b?c d",
+            "/?",
+            "/a?b#c",
+            "//evil.example/x",
+            "/\\evil.example/x",
+            "*",
+            "",
+        ];
+        for _ in 0..2 {
+            for scheme in ["http", "https", "ftp"] {
+                for host in hosts {
+                    for path in paths {
+                        if let Some(fast) = BaseUrl::join(scheme, host, path) {
+                            assert_eq!(
+                                fast,
+                                parse_url(scheme, host, path),
+                                "{scheme}://{host}{path}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
+        assert!(BaseUrl::join("http", "localhost", "/x").is_some());
+    }
 }

@@ -93,21 +93,37 @@ where
     fn call(&mut self, request: http::Request<B>) -> Self::Future {
         let request = request.map(Body::new);
         let answer = self.pipeline.handle(request);
-        let timeout = self.request_timeout;
-        let pipeline = self.pipeline.clone();
-        Box::pin(async move {
-            let response = match timeout {
-                None => answer.await,
-                Some(limit) => match tokio::time::timeout(limit, answer).await {
-                    Ok(response) => response,
-                    Err(_) => {
-                        let error: Error = HttpError::service_unavailable("Request timeout").into();
-                        error.log();
-                        pipeline.error_response(&error)
-                    }
-                },
-            };
-            Ok(response.map(Full::new))
-        })
+        match self.request_timeout {
+            None => Box::pin(Answer(answer)),
+            Some(limit) => {
+                let pipeline = self.pipeline.clone();
+                Box::pin(async move {
+                    let response = match tokio::time::timeout(limit, answer).await {
+                        Ok(response) => response,
+                        Err(_) => {
+                            let error: Error =
+                                HttpError::service_unavailable("Request timeout").into();
+                            error.log();
+                            pipeline.error_response(&error)
+                        }
+                    };
+                    Ok(response.map(Full::new))
+                })
+            }
+        }
+    }
+}
+
+/// The pipeline's answer as the service's response: an `Unpin` wrapper, so that the boxed
+/// future holds the (small) pipeline future once, not twice as an `async` block would.
+struct Answer<F>(F);
+
+impl<F: Future<Output = crate::Response> + Unpin> Future for Answer<F> {
+    type Output = Result<http::Response<Full<Bytes>>, Infallible>;
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        Pin::new(&mut self.0)
+            .poll(cx)
+            .map(|response| Ok(response.map(Full::new)))
     }
 }

@@ -212,6 +212,12 @@ where
 }
 
 pub(crate) fn client() -> reqwest::Client {
+    // In a workspace build, reqwest's features are unified with pactum-client's
+    // `rustls-no-provider`: a client then needs a process-wide crypto provider.
+    static PROVIDER: std::sync::Once = std::sync::Once::new();
+    PROVIDER.call_once(|| {
+        let _ = rustls::crypto::ring::default_provider().install_default();
+    });
     reqwest::Client::builder()
         .timeout(Duration::from_secs(10))
         .build()

@@ -1,0 +1,151 @@
+//! The three benchmark endpoints: their types (shared by every server and client) and
+//! pactum's contracts and handlers for them.
+//!
+//! - `GET /hello` → 200 `{"message":"hello"}`
+//! - `GET /users/:id/posts?limit=10&offset=0` (limit 1..=100, offset u32) → 200 the id, limit
+//!   and offset echoed with a 10-element `posts` array
+//! - `POST /users` `{"name","email","age"}` (name 1..=50 chars, email, age 0..=150) → 201 the
+//!   user with an id
+
+use std::borrow::Cow;
+
+use pactum::{handler, route, AnyHandler, Ctx, Endpoint, NoBody, NoParams, NoQuery};
+use serde::{Deserialize, Serialize};
+use validator::Validate;
+
+/// The body of `GET /hello`.
+#[derive(Debug, Clone, Serialize, Deserialize, Validate)]
+pub(crate) struct Hello {
+    pub(crate) message: Cow<'static, str>,
+}
+
+/// The path params of `GET /users/:id/posts`.
+#[derive(Debug, Clone, Serialize, Deserialize, Validate)]
+pub(crate) struct UserPath {
+    pub(crate) id: u64,
+}
+
+/// The query of `GET /users/:id/posts`.
+#[derive(Debug, Clone, Serialize, Deserialize, Validate)]
+pub(crate) struct Paging {
+    #[validate(range(min = 1, max = 100))]
+    pub(crate) limit: u32,
+    pub(crate) offset: u32,
+}
+
+/// One element of the posts array.
+#[derive(Debug, Clone, Serialize, Deserialize, Validate)]
+pub(crate) struct Post {
+    pub(crate) id: u64,
+    pub(crate) user_id: u64,
+}
+
+/// The body of `GET /users/:id/posts`.
+#[derive(Debug, Clone, Serialize, Deserialize, Validate)]
+pub(crate) struct Posts {
+    pub(crate) user_id: u64,
+    pub(crate) limit: u32,
+    pub(crate) offset: u32,
+    pub(crate) posts: Vec<Post>,
+}
+
+/// The body of `POST /users`.
+#[derive(Debug, Clone, Serialize, Deserialize, Validate)]
+pub(crate) struct NewUser {
+    #[validate(length(min = 1, max = 50))]
+    pub(crate) name: String,
+    #[validate(email)]
+    pub(crate) email: String,
+    #[validate(range(min = 0, max = 150))]
+    pub(crate) age: u32,
+}
+
+/// The answer of `POST /users`.
+#[derive(Debug, Clone, Serialize, Deserialize, Validate)]
+pub(crate) struct User {
+    pub(crate) id: u64,
+    pub(crate) name: String,
+    pub(crate) email: String,
+    pub(crate) age: u32,
+}
+
+/// The request body every load and client run sends to `POST /users`.
+pub(crate) const NEW_USER_JSON: &str =
+    r#"{"name":"Ada Lovelace","email":"ada@example.com","age":36}"#;
+
+/// The query every load and client run sends to `GET /users/:id/posts`.
+pub(crate) const POSTS_PATH: &str = "/users/7/posts?limit=10&offset=0";
+
+/// The business logic, the same in every server.
+pub(crate) fn hello() -> Hello {
+    Hello {
+        message: Cow::Borrowed("hello"),
+    }
+}
+
+/// The business logic, the same in every server.
+pub(crate) fn posts(user_id: u64, paging: &Paging) -> Posts {
+    let first = u64::from(paging.offset) + 1;
+    Posts {
+        user_id,
+        limit: paging.limit,
+        offset: paging.offset,
+        posts: (first..first + 10).map(|id| Post { id, user_id }).collect(),
+    }
+}
+
+/// The business logic, the same in every server.
+pub(crate) fn create(new: NewUser) -> User {
+    User {
+        id: 1,
+        name: new.name,
+        email: new.email,
+        age: new.age,
+    }
+}
+
+/// The contract of `GET /hello`.
+pub(crate) fn hello_endpoint() -> Endpoint<NoParams, NoQuery, NoBody, Hello> {
+    Endpoint::get(route::static_path("/hello"))
+        .response::<Hello>()
+        .build()
+        .expect("valid contract")
+}
+
+/// The contract of `GET /users/:id/posts`.
+pub(crate) fn posts_endpoint() -> Endpoint<UserPath, Paging, NoBody, Posts> {
+    Endpoint::get(route::pattern("/users/:id/posts"))
+        .params::<UserPath>()
+        .query::<Paging>()
+        .response::<Posts>()
+        .build()
+        .expect("valid contract")
+}
+
+/// The contract of `POST /users`.
+pub(crate) fn create_endpoint() -> Endpoint<NoParams, NoQuery, NewUser, User> {
+    Endpoint::post(route::static_path("/users"))
+        .body::<NewUser>()
+        .response::<User>()
+        .build()
+        .expect("valid contract")
+}
+
+/// pactum's handlers for the three contracts.
+pub(crate) fn handlers() -> Vec<AnyHandler> {
+    vec![
+        handler(hello_endpoint(), |_| async { Ok(hello()) }).into(),
+        handler(
+            posts_endpoint(),
+            |ctx: Ctx<UserPath, Paging, NoBody>| async move {
+                Ok(posts(ctx.params.id, &ctx.query))
+            },
+        )
+        .into(),
+        handler(
+            create_endpoint(),
+            |ctx: Ctx<NoParams, NoQuery, NewUser>| async move { Ok(create(ctx.body)) },
+        )
+        .into(),
+    ]
+}

@@ -1,0 +1,143 @@
+//! A minimal blocking HTTP/1.1 client on one keep-alive connection: to check that the
+//! servers answer byte for byte the same, and to send an exact number of requests to a server
+//! running under callgrind.
+
+use std::io::{self, Read, Write};
+use std::net::TcpStream;
+
+/// The three benchmark endpoints.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) enum Endpoint {
+    Hello,
+    Posts,
+    Create,
+}
+
+impl Endpoint {
+    pub(crate) const ALL: [Self; 3] = [Self::Hello, Self::Posts, Self::Create];
+
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            Self::Hello => "GET /hello",
+            Self::Posts => "GET /users/:id/posts",
+            Self::Create => "POST /users",
+        }
+    }
+
+    pub(crate) fn key(self) -> &'static str {
+        match self {
+            Self::Hello => "hello",
+            Self::Posts => "posts",
+            Self::Create => "create",
+        }
+    }
+
+    pub(crate) fn parse(key: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|e| e.key() == key)
+    }
+
+    /// The request target (path and query).
+    pub(crate) fn target(self) -> &'static str {
+        match self {
+            Self::Hello => "/hello",
+            Self::Posts => crate::api::POSTS_PATH,
+            Self::Create => "/users",
+        }
+    }
+
+    /// The exact request bytes.
+    pub(crate) fn request(self, port: u16) -> Vec<u8> {
+        match self {
+            Self::Hello | Self::Posts => format!(
+                "GET {} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n",
+                self.target()
+            )
+            .into_bytes(),
+            Self::Create => format!(
+                "POST /users HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\
+                 Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{}",
+                crate::api::NEW_USER_JSON.len(),
+                crate::api::NEW_USER_JSON
+            )
+            .into_bytes(),
+        }
+    }
+}
+
+/// One keep-alive connection.
+pub(crate) struct Conn {
+    stream: TcpStream,
+    port: u16,
+    buf: Vec<u8>,
+}
+
+impl Conn {
+    pub(crate) fn connect(port: u16) -> io::Result<Self> {
+        let stream = TcpStream::connect(("127.0.0.1", port))?;
+        stream.set_nodelay(true)?;
+        stream.set_read_timeout(Some(std::time::Duration::from_secs(120)))?;
+        Ok(Self {
+            stream,
+            port,
+            buf: Vec::with_capacity(4096),
+        })
+    }
+
+    /// Sends one request and returns the whole raw response (head and body).
+    pub(crate) fn send(&mut self, endpoint: Endpoint) -> io::Result<Vec<u8>> {
+        self.stream.write_all(&endpoint.request(self.port))?;
+        self.read_response()
+    }
+
+    fn read_response(&mut self) -> io::Result<Vec<u8>> {
+        let mut chunk = [0u8; 4096];
+        loop {
+            if let Some(end) = find(&self.buf, b"\r\n\r\n") {
+                let head_len = end + 4;
+                let head = String::from_utf8_lossy(&self.buf[..head_len]).to_string();
+                let length = head
+                    .lines()
+                    .find_map(|line| {
+                        let (name, value) = line.split_once(':')?;
+                        name.eq_ignore_ascii_case("content-length")
+                            .then(|| value.trim().parse::<usize>().ok())
+                            .flatten()
+                    })
+                    .ok_or_else(|| io::Error::other(format!("no content-length in {head:?}")))?;
+                let total = head_len + length;
+                while self.buf.len() < total {
+                    let n = self.stream.read(&mut chunk)?;
+                    if n == 0 {
+                        return Err(io::ErrorKind::UnexpectedEof.into());
+                    }
+                    self.buf.extend_from_slice(&chunk[..n]);
+                }
+                let rest = self.buf.split_off(total);
+                return Ok(std::mem::replace(&mut self.buf, rest));
+            }
+            let n = self.stream.read(&mut chunk)?;
+            if n == 0 {
+                return Err(io::ErrorKind::UnexpectedEof.into());
+            }
+            self.buf.extend_from_slice(&chunk[..n]);
+        }
+    }
+}
+
+fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
+    haystack.windows(needle.len()).position(|w| w == needle)
+}
+
+/// The response with the value of its `date` header blanked: every other byte must match.
+pub(crate) fn normalise(response: &[u8]) -> String {
+    let text = String::from_utf8_lossy(response);
+    let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+    let head: Vec<String> = head
+        .split("\r\n")
+        .map(|line| match line.split_once(':') {
+            Some((name, _)) if name.eq_ignore_ascii_case("date") => format!("{name}: <date>"),
+            _ => line.to_owned(),
+        })
+        .collect();
+    format!("{}\r\n\r\n{body}", head.join("\r\n"))
+}

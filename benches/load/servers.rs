@@ -1,0 +1,339 @@
+//! The servers under test, each serving the three endpoints of `api.rs` on one
+//! single-threaded tokio runtime.
+//!
+//! Raw hyper, axum, warp and pactum-warp share one accept loop ([`serve_loop`]) whose hyper
+//! connection settings are those of pactum's native server (HTTP/1.1 + HTTP/2 auto-detection,
+//! a timer with a 10 s header read timeout, 64 KiB head limit, 100 headers, keep-alive,
+//! `TCP_NODELAY`), so that the comparison is about the request path. pactum-native runs
+//! `pactum::serve` itself.
+
+use std::convert::Infallible;
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use axum::extract::{Path, Query};
+use axum::http::StatusCode as AxumStatus;
+use bytes::Bytes;
+use http::header::{HeaderValue, CONTENT_TYPE};
+use http::{Method, Request, Response, StatusCode};
+use http_body_util::{BodyExt, Full, Limited};
+use hyper::body::Incoming;
+use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
+use hyper_util::server::conn::auto;
+use hyper_util::service::TowerToHyperService;
+use serde::Serialize;
+use tokio::net::TcpListener;
+use validator::Validate;
+use warp::Filter;
+
+use crate::api::{self, NewUser, Paging, UserPath};
+
+/// The body limit every server applies to `POST /users` (pactum's default).
+const BODY_LIMIT: usize = 1024 * 1024;
+
+/// One server implementation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) enum ServerKind {
+    RawHyper,
+    Axum,
+    Warp,
+    PactumNative,
+    PactumWarp,
+    /// `create_handler`'s service on the shared accept loop: pactum's pipeline without its
+    /// server, to tell the two costs apart (not in the default set).
+    PactumService,
+}
+
+impl ServerKind {
+    pub(crate) const DEFAULT: [Self; 5] = [
+        Self::RawHyper,
+        Self::Axum,
+        Self::Warp,
+        Self::PactumNative,
+        Self::PactumWarp,
+    ];
+    const ALL: [Self; 6] = [
+        Self::RawHyper,
+        Self::Axum,
+        Self::Warp,
+        Self::PactumNative,
+        Self::PactumWarp,
+        Self::PactumService,
+    ];
+
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            Self::RawHyper => "raw-hyper",
+            Self::Axum => "axum",
+            Self::Warp => "warp",
+            Self::PactumNative => "pactum-native",
+            Self::PactumWarp => "pactum-warp",
+            Self::PactumService => "pactum-service",
+        }
+    }
+
+    pub(crate) fn parse(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|k| k.name() == name)
+    }
+}
+
+/// Runs one server on 127.0.0.1 (any free port) until stdin closes: prints
+/// `listening PORT` once bound, then exits the process when stdin reaches EOF (so that a
+/// profiler wrapping it writes its results).
+pub(crate) fn run(kind: ServerKind) -> ! {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("tokio runtime");
+    runtime.block_on(async move {
+        let port = start(kind).await;
+        println!("listening {port}");
+        std::thread::spawn(|| {
+            let _ = std::io::copy(&mut std::io::stdin(), &mut std::io::sink());
+            std::process::exit(0);
+        });
+        std::future::pending::<()>().await;
+    });
+    unreachable!("the server runs until stdin closes")
+}
+
+async fn start(kind: ServerKind) -> u16 {
+    let addr = SocketAddr::from(([127, 0, 0, 1], 0));
+    match kind {
+        ServerKind::PactumNative => {
+            let options = pactum::ServerOptions::new().port(0).hostname("127.0.0.1");
+            let server = pactum::serve(api::handlers(), options)
+                .await
+                .expect("pactum serves");
+            let port = server.local_addr().port();
+            // Keep the handle alive: the server runs until the process exits.
+            std::mem::forget(server);
+            port
+        }
+        other => {
+            let listener = TcpListener::bind(addr).await.expect("bind");
+            let port = listener.local_addr().expect("local addr").port();
+            match other {
+                ServerKind::RawHyper => {
+                    tokio::spawn(serve_loop(listener, hyper::service::service_fn(raw_hyper)));
+                }
+                ServerKind::Axum => {
+                    tokio::spawn(serve_loop(
+                        listener,
+                        TowerToHyperService::new(axum_router()),
+                    ));
+                }
+                ServerKind::Warp => {
+                    let service = warp::service(warp_filter());
+                    tokio::spawn(serve_loop(listener, TowerToHyperService::new(service)));
+                }
+                ServerKind::PactumWarp => {
+                    let filter = pactum_warp::filter(api::handlers()).expect("valid handlers");
+                    let service = warp::service(filter);
+                    tokio::spawn(serve_loop(listener, TowerToHyperService::new(service)));
+                }
+                ServerKind::PactumService => {
+                    let service = pactum::create_handler(api::handlers()).expect("valid handlers");
+                    tokio::spawn(serve_loop(listener, TowerToHyperService::new(service)));
+                }
+                ServerKind::PactumNative => unreachable!(),
+            }
+            port
+        }
+    }
+}
+
+/// hyper's connection settings as pactum's native server sets them.
+fn connection_builder() -> auto::Builder<TokioExecutor> {
+    let mut builder = auto::Builder::new(TokioExecutor::new());
+    builder
+        .http1()
+        .timer(TokioTimer::new())
+        .header_read_timeout(Duration::from_secs(10))
+        .max_buf_size(64 * 1024)
+        .max_headers(100)
+        .keep_alive(true);
+    builder
+        .http2()
+        .timer(TokioTimer::new())
+        .max_header_list_size(64 * 1024);
+    builder
+}
+
+/// The accept loop of raw hyper, axum, warp and pactum-warp.
+async fn serve_loop<S, B>(listener: TcpListener, service: S)
+where
+    S: hyper::service::Service<Request<Incoming>, Response = Response<B>> + Clone + Send + 'static,
+    S::Future: Send + 'static,
+    S::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
+    B: http_body::Body + Send + 'static,
+    B::Data: Send,
+    B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
+{
+    let builder = std::sync::Arc::new(connection_builder());
+    loop {
+        let Ok((stream, _)) = listener.accept().await else {
+            continue;
+        };
+        let _ = stream.set_nodelay(true);
+        let builder = std::sync::Arc::clone(&builder);
+        let service = service.clone();
+        tokio::spawn(async move {
+            let _ = builder
+                .serve_connection(TokioIo::new(stream), service)
+                .await;
+        });
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// (a) raw hyper: hand-written routing, serde_urlencoded for the query, serde_json,
+// validator.
+// ---------------------------------------------------------------------------------------
+
+type RawResponse = Response<Full<Bytes>>;
+
+async fn raw_hyper(request: Request<Incoming>) -> Result<RawResponse, Infallible> {
+    let path = request.uri().path();
+    let response = if path == "/hello" {
+        match *request.method() {
+            Method::GET => json(StatusCode::OK, &api::hello()),
+            _ => status(StatusCode::METHOD_NOT_ALLOWED),
+        }
+    } else if path == "/users" {
+        match *request.method() {
+            Method::POST => raw_create(request).await,
+            _ => status(StatusCode::METHOD_NOT_ALLOWED),
+        }
+    } else if let Some(id) = path
+        .strip_prefix("/users/")
+        .and_then(|rest| rest.strip_suffix("/posts"))
+        .filter(|id| !id.contains('/'))
+    {
+        match *request.method() {
+            Method::GET => raw_posts(id, request.uri().query()),
+            _ => status(StatusCode::METHOD_NOT_ALLOWED),
+        }
+    } else {
+        status(StatusCode::NOT_FOUND)
+    };
+    Ok(response)
+}
+
+fn raw_posts(id: &str, query: Option<&str>) -> RawResponse {
+    let Ok(user_id) = id.parse::<u64>() else {
+        return status(StatusCode::BAD_REQUEST);
+    };
+    let Ok(paging) = serde_urlencoded::from_str::<Paging>(query.unwrap_or("")) else {
+        return status(StatusCode::BAD_REQUEST);
+    };
+    if paging.validate().is_err() {
+        return status(StatusCode::BAD_REQUEST);
+    }
+    json(StatusCode::OK, &api::posts(user_id, &paging))
+}
+
+async fn raw_create(request: Request<Incoming>) -> RawResponse {
+    let is_json = request
+        .headers()
+        .get(CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("application/json"));
+    if !is_json {
+        return status(StatusCode::UNSUPPORTED_MEDIA_TYPE);
+    }
+    let Ok(body) = Limited::new(request.into_body(), BODY_LIMIT)
+        .collect()
+        .await
+    else {
+        return status(StatusCode::PAYLOAD_TOO_LARGE);
+    };
+    let Ok(new) = serde_json::from_slice::<NewUser>(&body.to_bytes()) else {
+        return status(StatusCode::BAD_REQUEST);
+    };
+    if new.validate().is_err() {
+        return status(StatusCode::BAD_REQUEST);
+    }
+    json(StatusCode::CREATED, &api::create(new))
+}
+
+fn json<T: Serialize>(code: StatusCode, value: &T) -> RawResponse {
+    let body = serde_json::to_vec(value).expect("serialisable");
+    let mut response = Response::new(Full::new(Bytes::from(body)));
+    *response.status_mut() = code;
+    response
+        .headers_mut()
+        .insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
+    response
+}
+
+fn status(code: StatusCode) -> RawResponse {
+    let mut response = Response::new(Full::new(Bytes::new()));
+    *response.status_mut() = code;
+    response
+}
+
+// ---------------------------------------------------------------------------------------
+// (b) axum 0.8: extractors, validator in the handlers.
+// ---------------------------------------------------------------------------------------
+
+fn axum_router() -> axum::Router {
+    use axum::routing::{get, post};
+    axum::Router::new()
+        .route("/hello", get(|| async { axum::Json(api::hello()) }))
+        .route("/users/{id}/posts", get(axum_posts))
+        .route("/users", post(axum_create))
+}
+
+async fn axum_posts(
+    Path(path): Path<UserPath>,
+    Query(paging): Query<Paging>,
+) -> Result<axum::Json<api::Posts>, AxumStatus> {
+    paging.validate().map_err(|_| AxumStatus::BAD_REQUEST)?;
+    Ok(axum::Json(api::posts(path.id, &paging)))
+}
+
+async fn axum_create(
+    axum::Json(new): axum::Json<NewUser>,
+) -> Result<(AxumStatus, axum::Json<api::User>), AxumStatus> {
+    new.validate().map_err(|_| AxumStatus::BAD_REQUEST)?;
+    Ok((AxumStatus::CREATED, axum::Json(api::create(new))))
+}
+
+// ---------------------------------------------------------------------------------------
+// (c) warp 0.4: filters, validator in the handlers.
+// ---------------------------------------------------------------------------------------
+
+#[derive(Debug)]
+struct Invalid;
+impl warp::reject::Reject for Invalid {}
+
+fn warp_filter(
+) -> impl Filter<Extract = (warp::reply::Response,), Error = warp::Rejection> + Clone + Send + Sync
+{
+    use warp::reply::Reply;
+    let hello = warp::path!("hello")
+        .and(warp::get())
+        .map(|| warp::reply::json(&api::hello()).into_response());
+    let posts = warp::path!("users" / u64 / "posts")
+        .and(warp::get())
+        .and(warp::query::<Paging>())
+        .and_then(|id: u64, paging: Paging| async move {
+            paging
+                .validate()
+                .map_err(|_| warp::reject::custom(Invalid))?;
+            Ok::<_, warp::Rejection>(warp::reply::json(&api::posts(id, &paging)).into_response())
+        });
+    let create = warp::path!("users")
+        .and(warp::post())
+        .and(warp::body::content_length_limit(BODY_LIMIT as u64))
+        .and(warp::body::json::<NewUser>())
+        .and_then(|new: NewUser| async move {
+            new.validate().map_err(|_| warp::reject::custom(Invalid))?;
+            let reply = warp::reply::json(&api::create(new));
+            Ok::<_, warp::Rejection>(
+                warp::reply::with_status(reply, StatusCode::CREATED).into_response(),
+            )
+        });
+    hello.or(posts).unify().or(create).unify()
+}
