@@ -9,5 +9,6 @@ mod fixture;
 mod fixture_client;
 mod hardening;
 mod service;
+mod settings;
 mod support;
 mod tls;

@@ -1,0 +1,117 @@
+//! Every routed request runs in a `request` span carrying its method, route, status and
+//! latency. Its own test binary: tracing caches each callsite's interest process-wide, so a
+//! scoped subscriber is only reliable where no other test hits the callsite concurrently.
+#![allow(missing_docs)]
+
+use std::sync::{Arc, Mutex};
+
+use pactum::{handler, route, Body, Ctx, Endpoint, HttpError, Pipeline};
+use serde::{Deserialize, Serialize};
+use validator::Validate;
+
+#[derive(Debug, Serialize, Deserialize, Validate)]
+struct UserPath {
+    id: u64,
+}
+
+fn get(path: &str) -> http::Request<Body> {
+    http::Request::get(path).body(Body::empty()).unwrap()
+}
+
+/// The fields of every closed `request` span.
+#[derive(Clone, Default)]
+struct Spans(Arc<Mutex<Vec<SpanFields>>>);
+
+/// A span's fields as (name, value) text.
+type SpanFields = Vec<(String, String)>;
+
+struct Fields<'a>(&'a mut SpanFields);
+
+impl tracing::field::Visit for Fields<'_> {
+    fn record_debug(&mut self, field: &tracing::field::Field, value: &dyn std::fmt::Debug) {
+        self.0.push((field.name().to_owned(), format!("{value:?}")));
+    }
+}
+
+impl<S> tracing_subscriber::Layer<S> for Spans
+where
+    S: tracing::Subscriber + for<'a> tracing_subscriber::registry::LookupSpan<'a>,
+{
+    fn on_new_span(
+        &self,
+        attrs: &tracing::span::Attributes<'_>,
+        id: &tracing::span::Id,
+        ctx: tracing_subscriber::layer::Context<'_, S>,
+    ) {
+        let mut fields = Vec::new();
+        attrs.record(&mut Fields(&mut fields));
+        if let Some(span) = ctx.span(id) {
+            span.extensions_mut().insert(fields);
+        }
+    }
+
+    fn on_record(
+        &self,
+        id: &tracing::span::Id,
+        values: &tracing::span::Record<'_>,
+        ctx: tracing_subscriber::layer::Context<'_, S>,
+    ) {
+        if let Some(span) = ctx.span(id) {
+            if let Some(fields) = span.extensions_mut().get_mut::<SpanFields>() {
+                values.record(&mut Fields(fields));
+            }
+        }
+    }
+
+    fn on_close(&self, id: tracing::span::Id, ctx: tracing_subscriber::layer::Context<'_, S>) {
+        if let Some(span) = ctx.span(&id) {
+            if span.name() == "request" {
+                if let Some(fields) = span.extensions_mut().remove::<SpanFields>() {
+                    self.0.lock().unwrap().push(fields);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn every_routed_request_has_a_span_with_method_route_status_and_latency() {
+    use tracing_subscriber::layer::SubscriberExt;
+    let spans = Spans::default();
+    let subscriber = tracing_subscriber::registry().with(spans.clone());
+    tracing::subscriber::with_default(subscriber, || {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap();
+        let user = Endpoint::get(route::pattern("/users/:id"))
+            .params::<UserPath>()
+            .build()
+            .unwrap();
+        let health = Endpoint::get(route::static_path("/health"))
+            .build()
+            .unwrap();
+        let pipeline = Pipeline::new(vec![
+            handler(user, |_: Ctx<UserPath>| async {
+                Err::<pactum::NoContent, _>(HttpError::not_found("User not found").into())
+            })
+            .into(),
+            handler(health, |_| async { Ok(pactum::NoContent) }).into(),
+        ])
+        .unwrap();
+        runtime.block_on(async {
+            assert_eq!(pipeline.handle(get("/users/42")).await.status(), 404);
+            assert_eq!(pipeline.handle(get("/health")).await.status(), 204);
+        });
+    });
+    let spans = spans.0.lock().unwrap();
+    let field = |span: &SpanFields, name: &str| {
+        span.iter().find(|(n, _)| n == name).map(|(_, v)| v.clone())
+    };
+    assert_eq!(spans.len(), 2, "{spans:?}");
+    assert_eq!(field(&spans[0], "method").as_deref(), Some("GET"));
+    assert_eq!(field(&spans[0], "route").as_deref(), Some("/users/:id"));
+    assert_eq!(field(&spans[0], "status").as_deref(), Some("404"));
+    assert!(field(&spans[0], "latency_us").is_some(), "{spans:?}");
+    assert_eq!(field(&spans[1], "route").as_deref(), Some("/health"));
+    assert_eq!(field(&spans[1], "status").as_deref(), Some("204"));
+}
