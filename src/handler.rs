@@ -212,13 +212,7 @@ impl<P: Slot, Q: Slot, B: Slot, R: Slot> ErasedHandler for Handler<P, Q, B, R> {
             } = req;
             let params = decode::params::<P>(&params)?;
             let query = decode::query::<Q>(head.uri.query())?;
-            let body = match B::absent() {
-                Some(none) => {
-                    drop(body); // unread, as before the handler runs
-                    none
-                }
-                None => decode::body::<B>(&head.headers, body, body_limit).await?,
-            };
+            let body = decode::body::<B>(&head.headers, body, body_limit).await?;
             let response = ResponseParts::default();
             let ctx = Ctx {
                 params,

@@ -167,8 +167,10 @@ impl Pipeline {
         self.inner.table.lookup(method, path)
     }
 
-    /// Runs a routed request: 405 / OPTIONS / HEAD, then middleware → parse → validate →
-    /// handler → response check → serialise. A panic becomes a 500 `Internal server error`.
+    /// Runs a routed request: 405 / OPTIONS, then middleware → parse → validate → handler →
+    /// response check → serialise. A panic becomes a 500 `Internal server error`. A HEAD runs
+    /// the GET handler; finish every request with [`Pipeline::answer`], which formats errors
+    /// and drops a HEAD answer's body.
     ///
     /// The request URL is rebuilt from the URI, the `Host` header, and a
     /// [`Scheme`] extension when the adapter inserted one (HTTPS servers do).
@@ -213,7 +215,7 @@ impl Pipeline {
                         .with_header(ALLOW, entry.allow.clone())
                         .into()))
                 }
-                Target::Handler { index, head } => {
+                Target::Handler(index) => {
                     let method = &entry.methods[index];
                     let (parts, body) = request.into_parts();
                     let request = Request {
@@ -225,10 +227,7 @@ impl Pipeline {
                         body_limit: method.body_limit,
                     };
                     let next = Next::new(Arc::clone(&method.chain), Arc::clone(&method.handler));
-                    Work::Run {
-                        future: CatchPanic(next.run(request)),
-                        head,
-                    }
+                    Work::Run(CatchPanic(next.run(request)))
                 }
             }
         };
@@ -262,12 +261,11 @@ impl Pipeline {
     /// The answer to a request made with `method`: the response, or the error formatted by
     /// [`Pipeline::error_response`]; for HEAD, headers and length without the body.
     pub fn answer(&self, method: &Method, result: Result<Response, Error>) -> Response {
-        let response = result.unwrap_or_else(|error| self.error_response(&error));
+        let mut response = result.unwrap_or_else(|error| self.error_response(&error));
         if *method == Method::HEAD {
-            strip_body(response)
-        } else {
-            response
+            strip_body(&mut response);
         }
+        response
     }
 
     /// The answer for `error`: the configured formatter's, else the built-in JSON body.
@@ -282,10 +280,7 @@ impl Pipeline {
 /// A dispatched request: answered already, or running its middleware and handler.
 enum Work {
     Done(Result<Response, Error>),
-    Run {
-        future: CatchPanic<BoxFuture<Result<Response, Error>>>,
-        head: bool,
-    },
+    Run(CatchPanic<BoxFuture<Result<Response, Error>>>),
 }
 
 /// The future of [`Pipeline::dispatch`]: polls the work inside the request's span, then logs
@@ -314,22 +309,13 @@ impl Future for Dispatched {
                 Some(Work::Done(result)) => result,
                 _ => unreachable!("matched `Work::Done` above"),
             },
-            Work::Run { future, head } => {
-                let head = *head;
+            Work::Run(future) => {
                 let polled = ready!(Pin::new(future).poll(cx));
                 this.work = None;
-                match polled {
-                    Ok(mut result) => {
-                        if let (true, Ok(response)) = (head, &mut result) {
-                            strip_body_in_place(response);
-                        }
-                        result
-                    }
-                    Err(panic) => {
-                        tracing::error!(panic = %panic, "handler panicked");
-                        Err(HttpError::internal("Internal server error").into())
-                    }
-                }
+                polled.unwrap_or_else(|panic| {
+                    tracing::error!(panic = %panic, "handler panicked");
+                    Err(HttpError::internal("Internal server error").into())
+                })
             }
         };
         if let Err(error) = &result {
@@ -380,12 +366,7 @@ impl Future for Handled {
 }
 
 /// A HEAD answer: the GET's headers and length, no body.
-fn strip_body(mut response: Response) -> Response {
-    strip_body_in_place(&mut response);
-    response
-}
-
-fn strip_body_in_place(response: &mut Response) {
+fn strip_body(response: &mut Response) {
     let len = response.body().len();
     if len > 0 {
         response

@@ -44,8 +44,8 @@ pub struct Routed {
 /// What routing found for a request whose path exists.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Target {
-    /// `methods[index]` serves it; `head` when a HEAD is answered by the GET handler.
-    Handler { index: usize, head: bool },
+    /// `methods[index]` serves it (a HEAD is served by the GET handler).
+    Handler(usize),
     /// OPTIONS: answered 204 with `Allow`.
     Options,
     /// The path exists, the method does not: 405 with `Allow`.
@@ -115,10 +115,10 @@ impl RouteTable {
         let entry = &self.routes[route];
         let position = |m: &Method| entry.methods.iter().position(|e| e.method == *m);
         let target = if let Some(index) = position(method) {
-            Target::Handler { index, head: false }
+            Target::Handler(index)
         } else if *method == Method::HEAD {
             match position(&Method::GET) {
-                Some(index) => Target::Handler { index, head: true },
+                Some(index) => Target::Handler(index),
                 None => Target::MethodNotAllowed,
             }
         } else if *method == Method::OPTIONS {
@@ -127,7 +127,7 @@ impl RouteTable {
             Target::MethodNotAllowed
         };
         let params = match target {
-            Target::Handler { .. } => found
+            Target::Handler(_) => found
                 .params
                 .iter()
                 .map(|(name, value)| {

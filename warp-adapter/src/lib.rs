@@ -225,7 +225,7 @@ impl Options {
                     let pipeline = pipeline.clone();
                     let head = method == Method::HEAD;
                     let request = build_request(
-                        method,
+                        method.clone(),
                         &path,
                         query,
                         headers,
@@ -238,13 +238,10 @@ impl Options {
                             Err(error) => Err(error),
                         };
                         match result {
-                            Ok(response) => Ok(response.into_response()),
                             Err(error) if reject_errors => Err(warp::reject::custom(
                                 PactumRejection::new(error, pipeline, head),
                             )),
-                            Err(error) => {
-                                Ok(rejection::answer(&pipeline, &error, head).into_response())
-                            }
+                            result => Ok(pipeline.answer(&method, result).into_response()),
                         }
                     }
                 },

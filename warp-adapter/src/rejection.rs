@@ -58,7 +58,9 @@ impl PactumRejection {
     /// if it has one, else the built-in JSON body (`{"error": .., "details": [..]}`) with the
     /// error's headers (such as `Allow` on a 405). No body for a `HEAD` request.
     pub fn to_response(&self) -> Response {
-        answer(&self.pipeline, &self.error, self.head).into_response()
+        let method = if self.head { Method::HEAD } else { Method::GET };
+        let response = self.pipeline.error_response(&self.error);
+        self.pipeline.answer(&method, Ok(response)).into_response()
     }
 }
 
@@ -97,11 +99,4 @@ pub async fn recover(rejection: Rejection) -> Result<Response, Rejection> {
         Some(pactum) => Ok(pactum.to_response()),
         None => Err(rejection),
     }
-}
-
-/// The pipeline's answer for `error`; for `HEAD`, its headers and length without the body,
-/// as the native server answers.
-pub(crate) fn answer(pipeline: &Pipeline, error: &Error, head: bool) -> pactum::Response {
-    let method = if head { Method::HEAD } else { Method::GET };
-    pipeline.answer(&method, Ok(pipeline.error_response(error)))
 }
