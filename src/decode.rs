@@ -1,19 +1,19 @@
 //! Parsing and validating the three inputs: path params, query string, JSON body.
 
-use std::fmt::Write as _;
+use std::borrow::Cow;
 
 use bytes::Bytes;
 use http::header::{CONTENT_LENGTH, CONTENT_TYPE};
 use http::HeaderMap;
 use http_body_util::{BodyExt, LengthLimitError, Limited};
-use percent_encoding::{utf8_percent_encode, NON_ALPHANUMERIC};
-use serde::de::{DeserializeOwned, IgnoredAny};
 
 use crate::body::Body;
 use crate::contract::Slot;
 use crate::error::{Detail, Error, HttpError};
 use crate::json_shape::Json;
 use crate::middleware::RawParams;
+use crate::shape::{self, Collected, Node};
+use crate::text::TextMap;
 use crate::validation::{detail_from_serde, details_from_rules};
 
 /// Checks `value`'s rules: 400 `Validation failed` with one detail per failed rule.
@@ -28,50 +28,85 @@ fn shape_error(detail: Detail) -> Error {
     HttpError::validation(vec![detail]).into()
 }
 
+/// The 400 for a value that did not deserialise: every shape error [`shape::collect`] found,
+/// then the rules that failed on the fields that did parse (a rule on a field that failed, or
+/// inside one, is left out: it was checked on a placeholder). `first` gives the one detail
+/// serde reported, should the collecting reading find none.
+fn shape_failure<T: Slot>(collected: Collected<T>, first: impl FnOnce() -> Detail) -> Error {
+    let mut details = collected.details;
+    if details.is_empty() {
+        details.push(first());
+    }
+    if let Some(Err(errors)) = collected.value.as_ref().map(Slot::check) {
+        let rules: Vec<Detail> = details_from_rules(&errors)
+            .into_iter()
+            .filter(|rule| !details.iter().any(|shape| rule.path.starts_with(&shape.path)))
+            .collect();
+        details.extend(rules);
+    }
+    HttpError::validation(details).into()
+}
+
+/// The query's `serde_qs` settings: brackets in keys may be percent-encoded (`tag%5B%5D=a`,
+/// as browsers, `URLSearchParams`, axios and Python's `requests` send them); a field that is
+/// not a list given twice (`?limit=5&limit=6`) is refused rather than silently read as the last.
+const QUERY: serde_qs::Config = serde_qs::Config::new()
+    .use_form_encoding(true)
+    .duplicate_key_behavior(serde_qs::DuplicateKeyBehavior::Error);
+
 /// Deserialises a query string with `serde_qs` (strings coerce to numbers and bools,
-/// `a=1&a=2` and `a[]=1&a[]=2` are lists), then validates it.
+/// `a=1&a=2`, `a[]=1&a[]=2` and `a[0]=1&a[1]=2` are lists, brackets literal or
+/// percent-encoded), then validates it.
 pub(crate) fn query<Q: Slot>(raw: Option<&str>) -> Result<Q, Error> {
     if let Some(empty) = Q::absent() {
         return Ok(empty);
     }
-    let raw = raw.unwrap_or_default();
-    from_query_string(raw).and_then(validated)
-}
-
-fn from_query_string<T: DeserializeOwned>(raw: &str) -> Result<T, Error> {
-    let deserializer = serde_qs::Deserializer::with_config(serde_qs::Config::new(), raw.as_bytes())
-        .map_err(|e| shape_error(Detail::new(Vec::new(), e.to_string())))?;
-    // Deserialising is deterministic: the path of a failure is tracked only when there is one,
-    // by doing it again (tracking costs as much as the rest on the happy path).
-    if let Ok(value) = T::deserialize(deserializer) {
-        return Ok(value);
+    let raw = encoded_brackets_upper(raw.unwrap_or_default());
+    let raw = raw.as_bytes();
+    let parse_error = |e: serde_qs::Error| shape_error(Detail::new(Vec::new(), e.to_string()));
+    let deserializer = serde_qs::Deserializer::with_config(QUERY, raw).map_err(parse_error)?;
+    if let Ok(value) = Q::deserialize(deserializer) {
+        return validated(value);
     }
-    let deserializer = serde_qs::Deserializer::with_config(serde_qs::Config::new(), raw.as_bytes())
-        .map_err(|e| shape_error(Detail::new(Vec::new(), e.to_string())))?;
-    serde_path_to_error::deserialize(deserializer)
-        .map_err(|e| shape_error(detail_from_serde(e.path(), e.inner())))
+    let reparse = || serde_qs::Deserializer::with_config(QUERY, raw).ok();
+    let collected = shape::collect::<Q, _>(reparse, raw.len());
+    Err(shape_failure(collected, || {
+        match reparse().map(serde_path_to_error::deserialize::<_, Q>) {
+            Some(Err(e)) => detail_from_serde(e.path(), e.inner()),
+            _ => Detail::new(Vec::new(), "the query does not fit its type"),
+        }
+    }))
 }
 
-/// Deserialises the percent-decoded path params (with the same coercion as the query),
-/// then validates them.
+/// `serde_qs` reads `%5B`/`%5D` in keys as brackets; `%5b`/`%5d` mean the same.
+fn encoded_brackets_upper(raw: &str) -> Cow<'_, str> {
+    if !raw.contains("%5b") && !raw.contains("%5d") {
+        return Cow::Borrowed(raw);
+    }
+    Cow::Owned(raw.replace("%5b", "%5B").replace("%5d", "%5D"))
+}
+
+/// Deserialises the percent-decoded path params, once, from their text (numbers and bools
+/// parse from it, as in the query), then validates them. A param refused by routing (not
+/// UTF-8, a dot segment in a catch-all) is a 400 with its name as the path.
 pub(crate) fn params<P: Slot>(raw: &RawParams) -> Result<P, Error> {
     if let Some(empty) = P::absent() {
         return Ok(empty);
     }
-    // Re-encoded as a query string so that params share the query's coercion rules.
-    let mut encoded = String::new();
-    for (name, value) in raw.iter() {
-        if !encoded.is_empty() {
-            encoded.push('&');
-        }
-        let _ = write!(
-            encoded,
-            "{}={}",
-            name,
-            utf8_percent_encode(value, NON_ALPHANUMERIC)
-        );
+    if let Some(refused) = &raw.refused {
+        return Err(shape_error(refused.clone()));
     }
-    from_query_string(&encoded).and_then(validated)
+    let text = || TextMap::<serde::de::value::Error>::new(&raw.pairs);
+    if let Ok(value) = P::deserialize(text()) {
+        return validated(value);
+    }
+    let collected = shape::collect::<P, _>(|| Some(text()), raw.pairs.len());
+    Err(shape_failure(collected, || {
+        match serde_path_to_error::deserialize::<_, P>(text()) {
+            Err(e) => detail_from_serde(e.path(), e.inner()),
+            Ok(_) => Detail::new(Vec::new(), "the params do not fit their type"),
+        }
+    }))
 }
 
 /// Reads and parses a JSON body: the `Content-Type` check (415), the size limit (413, before
@@ -115,27 +150,22 @@ async fn read_limited(body: Body, limit: usize) -> Result<Bytes, Error> {
 
 /// Parses and validates a JSON document, read as its schema describes it ([`Json`]).
 pub(crate) fn json<B: Slot>(bytes: &[u8]) -> Result<B, Error> {
-    // The happy path without tracking paths; any failure is parsed again, with them.
+    // The happy path reads the bytes straight into the type; only a failure builds a tree.
     let mut deserializer = serde_json::Deserializer::from_slice(bytes);
     if let Ok(value) = B::deserialize(Json(&mut deserializer)) {
         if deserializer.end().is_ok() {
             return validated(value);
         }
     }
-    let mut deserializer = serde_json::Deserializer::from_slice(bytes);
-    match serde_path_to_error::deserialize::<_, B>(Json(&mut deserializer)) {
-        Ok(value) => match deserializer.end() {
-            Ok(()) => validated(value),
-            Err(trailing) => Err(invalid_json(&trailing)),
-        },
-        // serde stops at the first type mismatch, maybe before a syntax error further on:
-        // only a well-formed document has shape errors.
-        Err(e) if e.inner().is_data() => match serde_json::from_slice::<IgnoredAny>(bytes) {
-            Ok(_) => Err(shape_error(detail_from_serde(e.path(), e.inner()))),
-            Err(syntax) => Err(invalid_json(&syntax)),
-        },
-        Err(e) => Err(invalid_json(e.inner())),
-    }
+    // Syntax first: only a well-formed document has shape errors.
+    let tree = Node::parse(bytes).map_err(|syntax| invalid_json(&syntax))?;
+    let collected = shape::collect::<B, _>(|| Some(Json(&tree)), bytes.len());
+    Err(shape_failure(collected, || {
+        match serde_path_to_error::deserialize::<_, B>(Json(&tree)) {
+            Err(e) => detail_from_serde(e.path(), e.inner()),
+            Ok(_) => Detail::new(Vec::new(), "the body does not fit its type"),
+        }
+    }))
 }
 
 fn invalid_json(error: &serde_json::Error) -> Error {
@@ -233,10 +263,10 @@ mod tests {
 
     #[test]
     fn params_coerce_and_report_the_param() {
-        let raw = RawParams(vec![
-            ("id".into(), "7".into()),
-            ("name".into(), "a b&c=d/é".into()),
-        ]);
+        let raw = RawParams {
+            pairs: vec![("id".into(), "7".into()), ("name".into(), "a b&c=d/é".into())],
+            refused: None,
+        };
         assert_eq!(
             params::<Path>(&raw).unwrap(),
             Path {
@@ -244,10 +274,10 @@ mod tests {
                 name: "a b&c=d/é".into()
             }
         );
-        let raw = RawParams(vec![
-            ("id".into(), "abc".into()),
-            ("name".into(), "x".into()),
-        ]);
+        let raw = RawParams {
+            pairs: vec![("id".into(), "abc".into()), ("name".into(), "x".into())],
+            refused: None,
+        };
         let body = params::<Path>(&raw).unwrap_err().to_body();
         assert_eq!(body.details[0].path, vec!["id".into()]);
     }

@@ -103,12 +103,13 @@ impl<P: Slot, Q: Slot, B: Slot, R: Slot> Handler<P, Q, B, R> {
     /// The pipeline's 400 `Validation failed`.
     #[doc(hidden)]
     pub fn parse_params(&self, params: &[(&str, &str)]) -> Result<P, Error> {
-        let raw = crate::middleware::RawParams(
-            params
+        let raw = crate::middleware::RawParams {
+            pairs: params
                 .iter()
                 .map(|(name, value)| ((*name).to_owned(), (*value).to_owned()))
                 .collect(),
-        );
+            refused: None,
+        };
         decode::params::<P>(&raw)
     }
 

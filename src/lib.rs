@@ -12,6 +12,8 @@ mod json_shape;
 pub mod middleware;
 mod pipeline;
 pub mod route;
+mod shape;
+mod text;
 mod validation;
 
 #[cfg(feature = "server")]

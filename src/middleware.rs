@@ -13,7 +13,7 @@ use http::{Extensions, HeaderMap, Method};
 use url::Url;
 
 use crate::body::Body;
-use crate::error::Error;
+use crate::error::{Detail, Error};
 use crate::handler::ErasedHandler;
 use crate::Response;
 
@@ -121,13 +121,21 @@ impl Request {
 }
 
 /// Path params as matched: names and percent-decoded values, in route order.
+///
+/// A value whose decoded bytes are not UTF-8 appears here with U+FFFD in their place, and a
+/// catch-all value with an empty, `.` or `..` segment as it is: the pipeline refuses both
+/// with a 400 when it deserialises the params, after middleware.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct RawParams(pub(crate) Vec<(String, String)>);
+pub struct RawParams {
+    pub(crate) pairs: Vec<(String, String)>,
+    /// Why routing refused a value: answered 400 when the params are deserialised.
+    pub(crate) refused: Option<Detail>,
+}
 
 impl RawParams {
     /// The value of the param `name`.
     pub fn get(&self, name: &str) -> Option<&str> {
-        self.0
+        self.pairs
             .iter()
             .find(|(n, _)| n == name)
             .map(|(_, v)| v.as_str())
@@ -135,17 +143,24 @@ impl RawParams {
 
     /// The (name, value) pairs in route order.
     pub fn iter(&self) -> impl Iterator<Item = (&str, &str)> {
-        self.0.iter().map(|(n, v)| (n.as_str(), v.as_str()))
+        self.pairs.iter().map(|(n, v)| (n.as_str(), v.as_str()))
+    }
+
+    /// Marks `name`'s value refused (the first reason is kept).
+    pub(crate) fn refuse(&mut self, name: &str, reason: &str) {
+        if self.refused.is_none() {
+            self.refused = Some(Detail::new(vec![name.into()], reason));
+        }
     }
 
     /// How many params matched.
     pub fn len(&self) -> usize {
-        self.0.len()
+        self.pairs.len()
     }
 
     /// `true` when the route has no params.
     pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
+        self.pairs.is_empty()
     }
 }
 

@@ -25,7 +25,15 @@ pub struct Pattern(Cow<'static, str>);
 
 /// A path whose last segment is a catch-all `*name`. Made by [`dynamic`].
 #[derive(Debug, Clone)]
-pub struct Dynamic(Cow<'static, str>);
+pub struct Dynamic(Cow<'static, str>, DotSegments);
+
+/// Whether a catch-all value may hold empty, `.` and `..` segments.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+enum DotSegments {
+    #[default]
+    Refused,
+    Allowed,
+}
 
 /// A fixed path with no params, e.g. `/health`.
 ///
@@ -46,9 +54,33 @@ pub fn pattern(path: impl Into<Cow<'static, str>>) -> Pattern {
 /// `:name` params before it.
 ///
 /// The catch-all captures the rest of the path, slashes included, and does not match an empty
-/// rest (`/files/` is not found).
+/// rest (`/files/` is not found). Its value is percent-decoded; by default a value with an
+/// empty, `.` or `..` segment once decoded (`a//b`, `a/../b`, `%2e%2e`, `a%2F..%2Fb`) is
+/// refused with a 400 naming the param, so a handler that maps it to a file path is not open
+/// to traversal. [`Dynamic::allow_dot_segments`] lets such values through.
 pub fn dynamic(path: impl Into<Cow<'static, str>>) -> Dynamic {
-    Dynamic(path.into())
+    Dynamic(path.into(), DotSegments::Refused)
+}
+
+impl Dynamic {
+    /// Lets catch-all values with empty, `.` and `..` segments reach the handler as they are
+    /// (a value that is not UTF-8 once decoded is still refused).
+    ///
+    /// ```
+    /// use pactum::{route, Endpoint};
+    /// # #[derive(serde::Serialize, serde::Deserialize, validator::Validate)]
+    /// # struct Tail { rest: String }
+    /// let raw = Endpoint::get(route::dynamic("/raw/*rest").allow_dot_segments())
+    ///     .params::<Tail>()
+    ///     .build()?;
+    /// assert!(raw.route().allows_dot_segments());
+    /// # Ok::<(), pactum::ConfigError>(())
+    /// ```
+    #[must_use]
+    pub fn allow_dot_segments(mut self) -> Self {
+        self.1 = DotSegments::Allowed;
+        self
+    }
 }
 
 /// Which of the three kinds a route is.
@@ -72,6 +104,10 @@ pub trait Route: sealed::Sealed {
     const KIND: RouteKind;
     #[doc(hidden)]
     fn into_path(self) -> Cow<'static, str>;
+    #[doc(hidden)]
+    fn allows_dot_segments(&self) -> bool {
+        false
+    }
 }
 
 /// Marks the route kinds that carry params ([`Pattern`], [`Dynamic`]).
@@ -93,7 +129,18 @@ macro_rules! route_kind {
         }
     )*};
 }
-route_kind!(Static, Pattern, Dynamic);
+route_kind!(Static, Pattern);
+
+impl sealed::Sealed for Dynamic {}
+impl Route for Dynamic {
+    const KIND: RouteKind = RouteKind::Dynamic;
+    fn into_path(self) -> Cow<'static, str> {
+        self.0
+    }
+    fn allows_dot_segments(&self) -> bool {
+        self.1 == DotSegments::Allowed
+    }
+}
 impl HasParams for Pattern {}
 impl HasParams for Dynamic {}
 
@@ -114,6 +161,7 @@ pub struct RouteTemplate {
     raw: Cow<'static, str>,
     kind: RouteKind,
     segments: Vec<Segment>,
+    dot_segments: DotSegments,
 }
 
 /// What percent-encoding leaves alone in a path segment: RFC 3986 unreserved characters.
@@ -194,6 +242,7 @@ impl RouteTemplate {
                 raw,
                 kind,
                 segments,
+                dot_segments: DotSegments::Refused,
             }),
         }
     }
@@ -206,6 +255,25 @@ impl RouteTemplate {
     /// The kind of route.
     pub fn kind(&self) -> RouteKind {
         self.kind
+    }
+
+    /// `true` when the catch-all's values may hold empty, `.` and `..` segments
+    /// ([`Dynamic::allow_dot_segments`]).
+    pub fn allows_dot_segments(&self) -> bool {
+        self.dot_segments == DotSegments::Allowed
+    }
+
+    pub(crate) fn set_allows_dot_segments(&mut self, allowed: bool) {
+        self.dot_segments = if allowed {
+            DotSegments::Allowed
+        } else {
+            DotSegments::Refused
+        };
+    }
+
+    /// The route ends in a catch-all whose segments are checked.
+    pub(crate) fn checks_tail(&self) -> bool {
+        self.kind == RouteKind::Dynamic && !self.allows_dot_segments()
     }
 
     /// The segments after the leading `/`.

@@ -31,6 +31,7 @@ type Marker<M, K, P, Q, B, R> = fn() -> (M, K, (P, Q, B, R));
 
 #[derive(Default)]
 struct Settings {
+    dot_segments_allowed: bool,
     middleware: Vec<Middleware>,
     body_limit: Option<usize>,
     status: Option<StatusCode>,
@@ -54,9 +55,13 @@ macro_rules! start {
             $(
                 $(#[$doc])*
                 pub fn $fn<K: Route>(route: K) -> EndpointBuilder<$marker, K> {
+                    let settings = Settings {
+                        dot_segments_allowed: route.allows_dot_segments(),
+                        ..Settings::default()
+                    };
                     EndpointBuilder {
                         route: route.into_path(),
-                        settings: Settings::default(),
+                        settings,
                         _types: PhantomData,
                     }
                 }
@@ -248,9 +253,11 @@ impl<M, K, P, Q, B, R> EndpointBuilder<M, K, P, Q, B, R> {
         B: Slot,
         R: Slot,
     {
-        let route = RouteTemplate::parse(self.route, K::KIND)?;
+        let mut route = RouteTemplate::parse(self.route, K::KIND)?;
+        route.set_allows_dot_segments(self.settings.dot_segments_allowed);
         check_param_names::<P>(&route)?;
         let Settings {
+            dot_segments_allowed: _,
             middleware,
             body_limit,
             status,

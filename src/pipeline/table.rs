@@ -9,7 +9,7 @@ use percent_encoding::percent_decode_str;
 
 use crate::error::ConfigError;
 use crate::handler::{AnyHandler, ErasedHandler};
-use crate::middleware::Middleware;
+use crate::middleware::{Middleware, RawParams};
 
 pub(crate) struct RouteTable {
     matcher: matchit::Router<usize>,
@@ -18,6 +18,8 @@ pub(crate) struct RouteTable {
 
 pub(crate) struct RouteEntry {
     pub(crate) template: Arc<str>,
+    /// The route ends in a catch-all whose segments are checked (no empty, `.` or `..`).
+    pub(crate) checks_tail: bool,
     pub(crate) methods: Vec<MethodEntry>,
     /// `Allow` for this path: its methods, HEAD when it has GET, and OPTIONS.
     pub(crate) allow: HeaderValue,
@@ -38,7 +40,7 @@ pub struct Routed {
     pub(crate) route: usize,
     pub(crate) target: Target,
     /// Percent-decoded (name, value) pairs, in route order.
-    pub(crate) params: Vec<(String, String)>,
+    pub(crate) params: RawParams,
 }
 
 /// What routing found for a request whose path exists.
@@ -76,6 +78,7 @@ impl RouteTable {
                     by_path.insert(key, routes.len());
                     routes.push(RouteEntry {
                         template: Arc::from(spec.route.as_str()),
+                        checks_tail: spec.route.checks_tail(),
                         methods: Vec::new(),
                         allow: HeaderValue::from_static(""),
                     });
@@ -127,15 +130,8 @@ impl RouteTable {
             Target::MethodNotAllowed
         };
         let params = match target {
-            Target::Handler(_) => found
-                .params
-                .iter()
-                .map(|(name, value)| {
-                    let decoded = percent_decode_str(value).decode_utf8_lossy();
-                    (name.to_owned(), decoded.into_owned())
-                })
-                .collect(),
-            _ => Vec::new(),
+            Target::Handler(_) => decode_params(&found.params, entry.checks_tail),
+            _ => RawParams::default(),
         };
         Some(Routed {
             route,
@@ -143,6 +139,37 @@ impl RouteTable {
             params,
         })
     }
+}
+
+/// Percent-decodes matched params. A value that is not UTF-8 once decoded, or a checked
+/// catch-all (the last param) with an empty, `.` or `..` segment, is kept (lossily) and
+/// marked refused: the 400 comes when the params are deserialised.
+fn decode_params(matched: &matchit::Params<'_, '_>, checks_tail: bool) -> RawParams {
+    let mut raw = RawParams {
+        pairs: Vec::with_capacity(matched.len()),
+        refused: None,
+    };
+    let last = matched.len().saturating_sub(1);
+    for (index, (name, value)) in matched.iter().enumerate() {
+        let decoded = match percent_decode_str(value).decode_utf8() {
+            Ok(decoded) => decoded.into_owned(),
+            Err(_) => {
+                raw.refuse(name, "is not valid UTF-8 once percent-decoded");
+                percent_decode_str(value).decode_utf8_lossy().into_owned()
+            }
+        };
+        if checks_tail && index == last && has_dot_segment(&decoded) {
+            raw.refuse(name, "must not have an empty, `.` or `..` segment");
+        }
+        raw.pairs.push((name.to_owned(), decoded));
+    }
+    raw
+}
+
+/// A path with an empty, `.` or `..` segment, once decoded (so `%2e%2e` and `a%2F..` count).
+fn has_dot_segment(path: &str) -> bool {
+    path.split('/')
+        .any(|segment| matches!(segment, "" | "." | ".."))
 }
 
 fn allow_header(methods: &[MethodEntry]) -> HeaderValue {
