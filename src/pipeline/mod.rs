@@ -20,7 +20,7 @@ use url::Url;
 use crate::body::Body;
 use crate::error::{ConfigError, Error, HttpError};
 use crate::handler::AnyHandler;
-use crate::middleware::{BoxFuture, Middleware, Next, RawParams, Request};
+use crate::middleware::{BoxFuture, Middleware, Next, Request};
 use crate::Response;
 
 use catch_panic::CatchPanic;
@@ -222,7 +222,7 @@ impl Pipeline {
                         url: request_url(&parts),
                         head: parts,
                         route: Arc::clone(&entry.template),
-                        params: RawParams(routed.params),
+                        params: routed.params,
                         body,
                         body_limit: method.body_limit,
                     };
