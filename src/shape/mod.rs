@@ -31,6 +31,36 @@ use crate::error::{Detail, PathSegment};
 
 pub(crate) use tree::Node;
 
+impl Detail {
+    /// Every shape error of the JSON document `json` read as a `T`, in document order, each
+    /// with its path — what the pipeline reports for a body (a missing field is named by its
+    /// own path, a number out of range says so). A document that is not JSON gives one detail
+    /// with an empty path and the parser's message; one that reads as a `T` gives none.
+    ///
+    /// The typed client reports responses that do not fit their contract with it.
+    ///
+    /// ```
+    /// use pactum::{Detail, PathSegment};
+    ///
+    /// #[derive(serde::Deserialize)]
+    /// struct User { id: u64, name: String }
+    ///
+    /// let details = Detail::from_json::<User>(br#"{"id": -1}"#);
+    /// assert_eq!(details.len(), 2);
+    /// assert_eq!(details[0].path, vec![PathSegment::from("id")]);
+    /// assert_eq!(details[1].message, "missing field `name`");
+    /// ```
+    pub fn from_json<T: serde::de::DeserializeOwned>(json: &[u8]) -> Vec<Detail> {
+        match Node::parse(json) {
+            Ok(tree) => {
+                let reader = || Some(crate::json_shape::Json(&tree));
+                collect::<T, _>(reader, json.len()).details
+            }
+            Err(syntax) => vec![Detail::new(Vec::new(), message(&syntax))],
+        }
+    }
+}
+
 /// What [`collect`] found: the shape errors in document order, and the value with
 /// placeholders in place of the failed parts when the last reading reached its end (its
 /// rules can then be checked on the fields that did parse).

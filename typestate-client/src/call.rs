@@ -8,7 +8,7 @@ use std::time::Duration;
 use bytes::Bytes;
 use http::header::{HeaderName, HeaderValue};
 use http::{HeaderMap, StatusCode};
-use pactum::{Declared, Detail, Endpoint, ErrorBody, PathSegment, Presence, Slot};
+use pactum::{Declared, Detail, Endpoint, ErrorBody, Presence, Slot};
 
 use crate::client::{Client, Prepared, Received};
 use crate::error::{Error, Part};
@@ -357,17 +357,13 @@ pub(crate) fn decode<R: Slot>(received: Received) -> Result<Response<R>, Error> 
     } else {
         &body
     };
-    let mut deserializer = serde_json::Deserializer::from_slice(bytes);
-    let value: R = serde_path_to_error::deserialize(&mut deserializer).map_err(|e| {
-        let detail = Detail::new(json_path(e.path()), strip_position(&e.inner().to_string()));
-        Error::decode(status, detail, e.into_inner())
-    })?;
-    deserializer.end().map_err(|e| {
-        Error::decode(
-            status,
-            Detail::new(Vec::new(), strip_position(&e.to_string())),
-            e,
-        )
+    // Where it does not fit, every shape error with its path, as the server reports a body's.
+    let value: R = serde_json::from_slice(bytes).map_err(|e| {
+        let mut details = Detail::from_json::<R>(bytes);
+        if details.is_empty() {
+            details.push(Detail::new(Vec::new(), e.to_string()));
+        }
+        Error::decode(status, details, e)
     })?;
     value.check().map_err(|errors| {
         Error::validation(Part::Response, Detail::from_validation(&errors)).with_status(status)
@@ -394,24 +390,5 @@ fn error_body(status: StatusCode, body: &Bytes) -> ErrorBody {
         error,
         details: Vec::new(),
         code: None,
-    }
-}
-
-fn json_path(path: &serde_path_to_error::Path) -> Vec<PathSegment> {
-    use serde_path_to_error::Segment;
-    path.iter()
-        .filter_map(|segment| match segment {
-            Segment::Seq { index } => Some(PathSegment::Index(*index)),
-            Segment::Map { key } => Some(PathSegment::Key(key.clone())),
-            Segment::Enum { .. } | Segment::Unknown => None,
-        })
-        .collect()
-}
-
-/// serde_json appends ` at line L column C`; the path already says where.
-fn strip_position(message: &str) -> String {
-    match message.rfind(" at line ") {
-        Some(at) if message[at..].contains(" column ") => message[..at].to_owned(),
-        _ => message.to_owned(),
     }
 }

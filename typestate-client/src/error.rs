@@ -117,10 +117,14 @@ impl Error {
         error
     }
 
-    pub(crate) fn decode(status: StatusCode, detail: Detail, source: impl Into<BoxError>) -> Self {
+    pub(crate) fn decode(
+        status: StatusCode,
+        details: Vec<Detail>,
+        source: impl Into<BoxError>,
+    ) -> Self {
         let mut error = Self::new(Kind::Decode).with_source(source);
         error.inner.status = Some(status);
-        error.inner.details = vec![detail];
+        error.inner.details = details;
         error
     }
 

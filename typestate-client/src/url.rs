@@ -104,8 +104,9 @@ pub(crate) fn encode_query<Q: Serialize>(query: &Q) -> Result<String, Error> {
 }
 
 /// The request path for `params` (`None` when the contract declares none): each value checked
-/// (not empty, not `.` or `..`, which no URL can carry as a segment) and percent-encoded into
-/// its segment by the contract.
+/// (not empty, not `.` or `..`, which no URL can carry as a segment; a catch-all value without
+/// empty segments, which the server refuses unless the route allows dot segments) and
+/// percent-encoded into its segment by the contract.
 pub(crate) fn path<P: Slot, Q, B, R>(
     endpoint: &Endpoint<P, Q, B, R>,
     params: Option<&P>,
@@ -134,6 +135,11 @@ pub(crate) fn path<P: Slot, Q, B, R>(
             Some("cannot be `.` or `..`: URLs remove such path segments")
         } else if catch_all && text.split('/').any(|piece| matches!(piece, "." | "..")) {
             Some("cannot hold a `.` or `..` segment: URLs remove such path segments")
+        } else if catch_all
+            && !route.allows_dot_segments()
+            && text.split('/').any(str::is_empty)
+        {
+            Some("cannot hold an empty segment: the route refuses them")
         } else {
             None
         };

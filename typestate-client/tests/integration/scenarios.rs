@@ -106,7 +106,6 @@ pub(crate) async fn catch_all_keeps_slashes(client: &Client) {
         "a/b/c",
         "dir with space/ü.txt",
         "a%2Fb/c",
-        "x/y/",
         "q?x#y",
     ] {
         let file = FilePath {
@@ -120,6 +119,16 @@ pub(crate) async fn catch_all_keeps_slashes(client: &Client) {
             .await
             .unwrap();
         assert_eq!(echoed, file, "{path}");
+    }
+    // The route refuses empty, `.` and `..` segments: the client refuses to send them.
+    for path in ["x/y/", "a//b", "a/../b", "./a"] {
+        let file = FilePath {
+            owner: "o".into(),
+            path: path.into(),
+        };
+        let err = client.call(&files()).params(file).send().await.unwrap_err();
+        assert_eq!(err.validation_part(), Some(Part::Params), "{path}");
+        assert_eq!(err.details()[0].path, vec!["path".into()], "{path}");
     }
 }
 
