@@ -1,0 +1,186 @@
+#!/usr/bin/env bash
+# Clients nobody on the project wrote, against the conformance fixture, on both adapters:
+#
+#   - a TypeScript client generated from the fixture's own GET /openapi.json (openapi-typescript
+#     types + openapi-fetch), compiled with `tsc --strict`, run with node's built-in test runner
+#     (ts/*.test.ts: every operation of FIXTURE.md rows 1-18; probe/request-types.ts: what the
+#     generated types force on a client);
+#   - Python `requests` (requests_check.py): list filters with percent-encoded brackets, missing
+#     fields named by their path, catch-all segments that try to climb out.
+#
+#   tests/clients/run.sh                 # both adapters
+#   tests/clients/run.sh warp            # one adapter
+#
+# For each adapter: starts a fresh `conformance --adapter A --port 0` (no users yet), generates
+# the types from its document, compiles, runs the TypeScript suite then the Python checks, and
+# stops the server. The last line is `N passed, M failed`; the exit status is non-zero when
+# anything failed.
+#
+# It installs what it needs, outside the work tree: the npm packages pinned by package.json and
+# package-lock.json into target/clients/node (`npm ci`, redone only when those files change), and
+# a virtual environment with the pins of requirements.txt into target/clients/venv. Node 20.11+
+# with npm, Python 3.10+ with venv. Logs and reports go to target/clients/ADAPTER/.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+ROOT=$(pwd)
+HERE=$ROOT/tests/clients
+OUT=$ROOT/target/clients
+NODE_DIR=$OUT/node
+VENV=$OUT/venv
+ADAPTERS=("$@")
+[ ${#ADAPTERS[@]} -gt 0 ] || ADAPTERS=(native warp)
+for adapter in "${ADAPTERS[@]}"; do
+    case $adapter in
+        native | warp) ;;
+        *) echo "unknown adapter '$adapter' (native|warp)" >&2 && exit 2 ;;
+    esac
+done
+
+say() { printf '\n--> %s\n' "$*"; }
+
+# --- tools -------------------------------------------------------------------------------
+node_version=$(node --version 2>/dev/null || true)
+if ! [[ $node_version =~ ^v([0-9]+)\.([0-9]+) ]] ||
+    [ "${BASH_REMATCH[1]}" -lt 20 ] ||
+    { [ "${BASH_REMATCH[1]}" -eq 20 ] && [ "${BASH_REMATCH[2]}" -lt 11 ]; }; then
+    echo "node 20.11 or newer is needed (found '${node_version:-none}')" >&2
+    exit 1
+fi
+
+mkdir -p "$NODE_DIR"
+NODE_STAMP=$NODE_DIR/.pactum-lock
+node_want=$(cat "$HERE/package.json" "$HERE/package-lock.json" | sha256sum | cut -d' ' -f1)
+if [ ! -d "$NODE_DIR/node_modules" ] || [ "$(cat "$NODE_STAMP" 2>/dev/null)" != "$node_want" ]; then
+    say "installing the npm packages of tests/clients/package-lock.json into $NODE_DIR"
+    cp "$HERE/package.json" "$HERE/package-lock.json" "$NODE_DIR/"
+    (cd "$NODE_DIR" && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error)
+    echo "$node_want" >"$NODE_STAMP"
+fi
+BIN=$NODE_DIR/node_modules/.bin
+
+PY_STAMP=$VENV/.pactum-requirements
+py_want=$(sha256sum <"$HERE/requirements.txt" | cut -d' ' -f1)
+if [ ! -x "$VENV/bin/python" ] || [ "$(cat "$PY_STAMP" 2>/dev/null)" != "$py_want" ]; then
+    say "installing tests/clients/requirements.txt into $VENV"
+    python3 -m venv "$VENV" || {
+        echo "python3 -m venv failed: install Python 3.10+ with venv (Debian: apt-get install python3-venv)" >&2
+        exit 1
+    }
+    "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check -r "$HERE/requirements.txt"
+    echo "$py_want" >"$PY_STAMP"
+fi
+echo "node $node_version, typescript $("$BIN/tsc" --version | awk '{ print $NF }'), openapi-typescript $(node -p 'require(process.argv[1]).version' "$NODE_DIR/node_modules/openapi-typescript/package.json"), openapi-fetch $(node -p 'require(process.argv[1]).version' "$NODE_DIR/node_modules/openapi-fetch/package.json"), $("$VENV/bin/python" -c 'import requests, sys; print(f"requests {requests.__version__} on Python {sys.version.split()[0]}")')"
+
+say "building the conformance fixture"
+cargo build --quiet --example conformance
+FIXTURE=$ROOT/target/debug/examples/conformance
+
+# --- the server ----------------------------------------------------------------------------
+SERVER_PID=
+stop_server() {
+    if [ -n "$SERVER_PID" ] && kill -0 "$SERVER_PID" 2>/dev/null; then
+        kill -TERM "$SERVER_PID" 2>/dev/null || true
+        wait "$SERVER_PID" 2>/dev/null || true
+    fi
+    SERVER_PID=
+}
+trap stop_server EXIT
+
+# Starts the fixture on a free port; sets SERVER_PID and BASE.
+start_server() {
+    local adapter=$1 dir=$2 line= _
+    : >"$dir/stdout"
+    "$FIXTURE" --adapter "$adapter" --port 0 --host 127.0.0.1 >"$dir/stdout" 2>"$dir/server.log" &
+    SERVER_PID=$!
+    for _ in $(seq 300); do
+        line=$(head -n 1 "$dir/stdout" 2>/dev/null || true)
+        [ -z "$line" ] || break
+        kill -0 "$SERVER_PID" 2>/dev/null || break
+        sleep 0.1
+    done
+    case $line in
+        "listening on http://"*) BASE=${line#listening on } ;;
+        *)
+            echo "the fixture did not start (first line: '$line'); its log:" >&2
+            cat "$dir/server.log" >&2
+            return 1
+            ;;
+    esac
+}
+
+# --- one adapter ---------------------------------------------------------------------------
+PASSED=0
+FAILED=0
+SUMMARY=()
+PROBLEMS=()
+FIRST_SCHEMA=
+for adapter in "${ADAPTERS[@]}"; do
+    dir=$OUT/$adapter
+    build=$NODE_DIR/build/$adapter
+    rm -rf "$dir" "$build"
+    mkdir -p "$dir" "$build/src" "$build/probe"
+    cp "$HERE"/ts/*.ts "$build/src/"
+    cp "$HERE"/probe/*.ts "$build/probe/"
+    cp "$HERE/tsconfig.json" "$build/"
+
+    say "$adapter: starting the fixture"
+    start_server "$adapter" "$dir"
+    echo "$BASE"
+
+    ts_pass=0 ts_fail=0
+    say "$adapter: generating TypeScript types from $BASE/openapi.json, compiling with tsc --strict"
+    status=0
+    (cd "$build" && "$BIN/openapi-typescript" "$BASE/openapi.json" -o src/schema.d.ts) >"$dir/openapi-typescript.log" 2>&1 || status=$?
+    if [ "$status" -ne 0 ]; then
+        cat "$dir/openapi-typescript.log" >&2
+        PROBLEMS+=("$adapter: openapi-typescript failed ($status)")
+    elif ! (cd "$build" && "$BIN/tsc" -p tsconfig.json) 2>&1 | tee "$dir/tsc.log"; then
+        PROBLEMS+=("$adapter: the TypeScript suite does not compile (target/clients/$adapter/tsc.log)")
+    else
+        if [ -z "$FIRST_SCHEMA" ]; then
+            FIRST_SCHEMA=$build/src/schema.d.ts
+        elif ! cmp -s "$FIRST_SCHEMA" "$build/src/schema.d.ts"; then
+            PROBLEMS+=("$adapter: its document generates other types than ${ADAPTERS[0]}'s")
+        fi
+        say "$adapter: TypeScript suite (node --test)"
+        status=0
+        (cd "$build" && PACTUM_BASE_URL=$BASE timeout 120 node --test --test-timeout=30000 \
+            --test-reporter=spec --test-reporter-destination=stdout \
+            --test-reporter=tap --test-reporter-destination="$dir/typescript.tap" \
+            dist/) 2>&1 | tee "$dir/typescript.log" || status=$?
+        ts_pass=$(awk '$1 == "#" && $2 == "pass" { n = $3 } END { print n + 0 }' "$dir/typescript.tap" 2>/dev/null || echo 0)
+        ts_fail=$(awk '$1 == "#" && $2 == "fail" { n = $3 } END { print n + 0 }' "$dir/typescript.tap" 2>/dev/null || echo 0)
+        if [ "$status" -ne 0 ] && [ "$ts_fail" -eq 0 ]; then
+            PROBLEMS+=("$adapter: node --test exit $status with no failed test (timeout?)")
+        fi
+    fi
+
+    say "$adapter: Python requests"
+    status=0
+    PYTHONDONTWRITEBYTECODE=1 timeout 60 "$VENV/bin/python" "$HERE/requests_check.py" "$BASE" 2>&1 | tee "$dir/python.log" || status=$?
+    py_line=$(grep -E '^python requests: [0-9]+ passed, [0-9]+ failed$' "$dir/python.log" | tail -1 || true)
+    py_pass=$(echo "$py_line" | awk '{ print $3 + 0 }')
+    py_fail=$(echo "$py_line" | awk '{ print $5 + 0 }')
+    if [ "$status" -ne 0 ] && [ "$py_fail" -eq 0 ]; then
+        PROBLEMS+=("$adapter: requests_check.py exit $status with no failed check")
+    fi
+
+    if ! kill -0 "$SERVER_PID" 2>/dev/null; then
+        PROBLEMS+=("$adapter: the fixture died (target/clients/$adapter/server.log)")
+    fi
+    stop_server
+
+    PASSED=$((PASSED + ts_pass + py_pass))
+    FAILED=$((FAILED + ts_fail + py_fail))
+    SUMMARY+=("$adapter: TypeScript (openapi-fetch) $ts_pass passed, $ts_fail failed; Python (requests) $py_pass passed, $py_fail failed")
+done
+
+echo
+printf '%s\n' "${SUMMARY[@]}"
+if [ ${#PROBLEMS[@]} -gt 0 ]; then
+    # Each counts as one failure: it is not a test of either suite.
+    printf 'FAILED: %s\n' "${PROBLEMS[@]}"
+    FAILED=$((FAILED + ${#PROBLEMS[@]}))
+fi
+echo "$PASSED passed, $FAILED failed"
+[ "$FAILED" -eq 0 ]
