@@ -1,6 +1,6 @@
 //! Every row of DESIGN.md's error table and FIXTURE.md's contract, over real sockets.
 //!
-//! Each case is an `async fn(&TestServer)`; `adapter_cases!` runs them all against one
+//! Each case is an `async fn(&TestServer)`; `on_every_adapter!` runs them all against every
 //! adapter, so both adapters run the same bodies.
 
 use serde_json::json;
@@ -453,31 +453,27 @@ pub async fn keep_alive_and_pipelining(app: &TestServer) {
     assert_eq!(statuses, ["200", "200", "404"], "{raw}");
 }
 
-/// Runs every case against one adapter, each on a fresh server.
-macro_rules! adapter_cases {
-    ($adapter:ident, $spawn:path) => {
-        mod $adapter {
-            adapter_cases!(@cases $spawn;
-                health, create_and_get_user, duplicate_email_is_a_conflict, body_rules_are_all_reported,
-                body_shape_errors_have_paths, invalid_or_empty_json, content_type_must_be_json,
-                oversized_bodies_are_refused, chunked_body_over_the_limit, list_query_paging_and_filters,
-                query_failures, params_failures_and_decoding, replace_update_delete, auth_middleware,
-                auth_runs_before_the_body_is_read, middleware_is_an_onion, handler_errors,
-                panics_are_isolated, nested_details, routing_statuses, slow_requests,
-                keep_alive_and_pipelining);
-        }
-    };
-    (@cases $spawn:path; $($case:ident),* $(,)?) => {$(
-        #[tokio::test]
-        async fn $case() {
-            let app = $spawn().await;
-            super::$case(&app).await;
-        }
-    )*};
-}
-
-adapter_cases!(native, crate::support::native);
-adapter_cases!(warp, crate::support::warp);
-adapter_cases!(warp_own_server, crate::support::warp_own_server);
-adapter_cases!(fixture_native, crate::support::fixture_native);
-adapter_cases!(fixture_warp, crate::support::fixture_warp);
+on_every_adapter!(
+    health,
+    create_and_get_user,
+    duplicate_email_is_a_conflict,
+    body_rules_are_all_reported,
+    body_shape_errors_have_paths,
+    invalid_or_empty_json,
+    content_type_must_be_json,
+    oversized_bodies_are_refused,
+    chunked_body_over_the_limit,
+    list_query_paging_and_filters,
+    query_failures,
+    params_failures_and_decoding,
+    replace_update_delete,
+    auth_middleware,
+    auth_runs_before_the_body_is_read,
+    middleware_is_an_onion,
+    handler_errors,
+    panics_are_isolated,
+    nested_details,
+    routing_statuses,
+    slow_requests,
+    keep_alive_and_pipelining,
+);

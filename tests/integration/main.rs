@@ -4,10 +4,13 @@
 #[allow(dead_code, unreachable_pub, missing_docs)]
 #[path = "../../examples/conformance/api.rs"]
 mod api;
+#[macro_use]
+mod cases;
 mod behaviour;
 mod fixture;
 mod fixture_client;
 mod hardening;
+mod interop;
 mod service;
 mod settings;
 mod support;
