@@ -40,7 +40,11 @@ fn shape_failure<T: Slot>(collected: Collected<T>, first: impl FnOnce() -> Detai
     if let Some(Err(errors)) = collected.value.as_ref().map(Slot::check) {
         let rules: Vec<Detail> = details_from_rules(&errors)
             .into_iter()
-            .filter(|rule| !details.iter().any(|shape| rule.path.starts_with(&shape.path)))
+            .filter(|rule| {
+                !details
+                    .iter()
+                    .any(|shape| rule.path.starts_with(&shape.path))
+            })
             .collect();
         details.extend(rules);
     }
@@ -101,12 +105,13 @@ pub(crate) fn params<P: Slot>(raw: &RawParams) -> Result<P, Error> {
         return validated(value);
     }
     let collected = shape::collect::<P, _>(|| Some(text()), raw.pairs.len());
-    Err(shape_failure(collected, || {
-        match serde_path_to_error::deserialize::<_, P>(text()) {
+    Err(shape_failure(
+        collected,
+        || match serde_path_to_error::deserialize::<_, P>(text()) {
             Err(e) => detail_from_serde(e.path(), e.inner()),
             Ok(_) => Detail::new(Vec::new(), "the params do not fit their type"),
-        }
-    }))
+        },
+    ))
 }
 
 /// Reads and parses a JSON body: the `Content-Type` check (415), the size limit (413, before
@@ -160,12 +165,13 @@ pub(crate) fn json<B: Slot>(bytes: &[u8]) -> Result<B, Error> {
     // Syntax first: only a well-formed document has shape errors.
     let tree = Node::parse(bytes).map_err(|syntax| invalid_json(&syntax))?;
     let collected = shape::collect::<B, _>(|| Some(Json(&tree)), bytes.len());
-    Err(shape_failure(collected, || {
-        match serde_path_to_error::deserialize::<_, B>(Json(&tree)) {
+    Err(shape_failure(
+        collected,
+        || match serde_path_to_error::deserialize::<_, B>(Json(&tree)) {
             Err(e) => detail_from_serde(e.path(), e.inner()),
             Ok(_) => Detail::new(Vec::new(), "the body does not fit its type"),
-        }
-    }))
+        },
+    ))
 }
 
 fn invalid_json(error: &serde_json::Error) -> Error {
@@ -264,7 +270,10 @@ mod tests {
     #[test]
     fn params_coerce_and_report_the_param() {
         let raw = RawParams {
-            pairs: vec![("id".into(), "7".into()), ("name".into(), "a b&c=d/é".into())],
+            pairs: vec![
+                ("id".into(), "7".into()),
+                ("name".into(), "a b&c=d/é".into()),
+            ],
             refused: None,
         };
         assert_eq!(

@@ -45,12 +45,31 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for KeyDeserializer<'_, D> {
     type Error = D::Error;
 
     forward!(
-        deserialize_any, deserialize_bool, deserialize_i8, deserialize_i16, deserialize_i32,
-        deserialize_i64, deserialize_i128, deserialize_u8, deserialize_u16, deserialize_u32,
-        deserialize_u64, deserialize_u128, deserialize_f32, deserialize_f64, deserialize_char,
-        deserialize_str, deserialize_string, deserialize_bytes, deserialize_byte_buf,
-        deserialize_option, deserialize_unit, deserialize_seq, deserialize_map,
-        deserialize_identifier, deserialize_ignored_any
+        deserialize_any,
+        deserialize_bool,
+        deserialize_i8,
+        deserialize_i16,
+        deserialize_i32,
+        deserialize_i64,
+        deserialize_i128,
+        deserialize_u8,
+        deserialize_u16,
+        deserialize_u32,
+        deserialize_u64,
+        deserialize_u128,
+        deserialize_f32,
+        deserialize_f64,
+        deserialize_char,
+        deserialize_str,
+        deserialize_string,
+        deserialize_bytes,
+        deserialize_byte_buf,
+        deserialize_option,
+        deserialize_unit,
+        deserialize_seq,
+        deserialize_map,
+        deserialize_identifier,
+        deserialize_ignored_any
     );
 
     fn deserialize_unit_struct<V: Visitor<'de>>(
@@ -77,7 +96,8 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for KeyDeserializer<'_, D> {
         visitor: V,
     ) -> Result<V::Value, D::Error> {
         let key = self.key;
-        self.inner.deserialize_tuple(len, KeyVisitor { visitor, key })
+        self.inner
+            .deserialize_tuple(len, KeyVisitor { visitor, key })
     }
     fn deserialize_tuple_struct<V: Visitor<'de>>(
         self,
@@ -136,9 +156,21 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for KeyVisitor<'_, V> {
     }
 
     capture!(
-        visit_bool(bool), visit_i8(i8), visit_i16(i16), visit_i32(i32), visit_i64(i64),
-        visit_i128(i128), visit_u8(u8), visit_u16(u16), visit_u32(u32), visit_u64(u64),
-        visit_u128(u128), visit_f32(f32), visit_f64(f64), visit_char(char), visit_str(&str),
+        visit_bool(bool),
+        visit_i8(i8),
+        visit_i16(i16),
+        visit_i32(i32),
+        visit_i64(i64),
+        visit_i128(i128),
+        visit_u8(u8),
+        visit_u16(u16),
+        visit_u32(u32),
+        visit_u64(u64),
+        visit_u128(u128),
+        visit_f32(f32),
+        visit_f64(f64),
+        visit_char(char),
+        visit_str(&str),
         visit_borrowed_str(&'de str)
     );
 

@@ -175,7 +175,11 @@ fn encoded_brackets_in_query_keys() {
         "tag[0]=red&tag[1]=blue",
         "tag%5B0%5D=red&tag%5B1%5D=blue",
     ] {
-        assert_eq!(decode::query::<Tagged>(Some(query)).unwrap(), want, "{query}");
+        assert_eq!(
+            decode::query::<Tagged>(Some(query)).unwrap(),
+            want,
+            "{query}"
+        );
     }
 }
 
@@ -220,8 +224,14 @@ struct Strict {
 fn an_error_the_type_raises_itself_stops_the_reading_at_its_path() {
     let err = decode::json::<Strict>(br#"{"a":"x","zzz":1,"b":"y"}"#).unwrap_err();
     let found = details(err);
-    assert_eq!(found[0], json!({"path": ["a"], "message": "invalid type: string \"x\", expected u32"}));
+    assert_eq!(
+        found[0],
+        json!({"path": ["a"], "message": "invalid type: string \"x\", expected u32"})
+    );
     assert_eq!(found[1]["path"], json!(["zzz"]));
-    assert!(found[1]["message"].as_str().unwrap().starts_with("unknown field `zzz`"));
+    assert!(found[1]["message"]
+        .as_str()
+        .unwrap()
+        .starts_with("unknown field `zzz`"));
     assert_eq!(found.as_array().unwrap().len(), 2);
 }

@@ -166,7 +166,10 @@ impl<'de> Deserializer<'de> for &'de Node {
                 let (variant, value) = &entries[0];
                 visitor.visit_enum(Variant { variant, value })
             }
-            other => Err(de::Error::invalid_type(other.unexpected(), &"a string or a map with one key")),
+            other => Err(de::Error::invalid_type(
+                other.unexpected(),
+                &"a string or a map with one key",
+            )),
         }
     }
 
@@ -209,7 +212,10 @@ impl<'de> MapAccess<'de> for Entries<'de> {
         // Keys read as serde_json reads them: numbers and bools parse from the key's text.
         seed.deserialize(Text::new(key)).map(Some)
     }
-    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, Self::Error> {
+    fn next_value_seed<V: DeserializeSeed<'de>>(
+        &mut self,
+        seed: V,
+    ) -> Result<V::Value, Self::Error> {
         match self.value.take() {
             Some(value) => seed.deserialize(value),
             None => Err(de::Error::custom("value requested before its key")),
@@ -242,10 +248,17 @@ impl<'de> VariantAccess<'de> for &'de Node {
     fn unit_variant(self) -> Result<(), Self::Error> {
         de::Deserialize::deserialize(self)
     }
-    fn newtype_variant_seed<T: DeserializeSeed<'de>>(self, seed: T) -> Result<T::Value, Self::Error> {
+    fn newtype_variant_seed<T: DeserializeSeed<'de>>(
+        self,
+        seed: T,
+    ) -> Result<T::Value, Self::Error> {
         seed.deserialize(self)
     }
-    fn tuple_variant<V: Visitor<'de>>(self, _len: usize, visitor: V) -> Result<V::Value, Self::Error> {
+    fn tuple_variant<V: Visitor<'de>>(
+        self,
+        _len: usize,
+        visitor: V,
+    ) -> Result<V::Value, Self::Error> {
         self.deserialize_seq(visitor)
     }
     fn struct_variant<V: Visitor<'de>>(

@@ -156,9 +156,14 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Collect<'_, D> {
         visitor: V,
     ) -> Result<V::Value, D::Error> {
         let Collect { inner, path, state } = self;
-        read(path, state, Kind::Other, visitor, |v| inner.deserialize_unit_struct(name, v), |p, v| {
-            p.deserialize_unit_struct(name, v)
-        })
+        read(
+            path,
+            state,
+            Kind::Other,
+            visitor,
+            |v| inner.deserialize_unit_struct(name, v),
+            |p, v| p.deserialize_unit_struct(name, v),
+        )
     }
 
     fn deserialize_newtype_struct<V: Visitor<'de>>(
@@ -167,9 +172,14 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Collect<'_, D> {
         visitor: V,
     ) -> Result<V::Value, D::Error> {
         let Collect { inner, path, state } = self;
-        read(path, state, Kind::Other, visitor, |v| inner.deserialize_newtype_struct(name, v), |p, v| {
-            p.deserialize_newtype_struct(name, v)
-        })
+        read(
+            path,
+            state,
+            Kind::Other,
+            visitor,
+            |v| inner.deserialize_newtype_struct(name, v),
+            |p, v| p.deserialize_newtype_struct(name, v),
+        )
     }
 
     fn deserialize_tuple<V: Visitor<'de>>(
@@ -178,9 +188,14 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Collect<'_, D> {
         visitor: V,
     ) -> Result<V::Value, D::Error> {
         let Collect { inner, path, state } = self;
-        read(path, state, Kind::Other, visitor, |v| inner.deserialize_tuple(len, v), |p, v| {
-            p.deserialize_tuple(len, v)
-        })
+        read(
+            path,
+            state,
+            Kind::Other,
+            visitor,
+            |v| inner.deserialize_tuple(len, v),
+            |p, v| p.deserialize_tuple(len, v),
+        )
     }
 
     fn deserialize_tuple_struct<V: Visitor<'de>>(
@@ -190,9 +205,14 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Collect<'_, D> {
         visitor: V,
     ) -> Result<V::Value, D::Error> {
         let Collect { inner, path, state } = self;
-        read(path, state, Kind::Other, visitor, |v| inner.deserialize_tuple_struct(name, len, v), |p, v| {
-            p.deserialize_tuple_struct(name, len, v)
-        })
+        read(
+            path,
+            state,
+            Kind::Other,
+            visitor,
+            |v| inner.deserialize_tuple_struct(name, len, v),
+            |p, v| p.deserialize_tuple_struct(name, len, v),
+        )
     }
 
     fn deserialize_struct<V: Visitor<'de>>(
@@ -202,9 +222,14 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Collect<'_, D> {
         visitor: V,
     ) -> Result<V::Value, D::Error> {
         let Collect { inner, path, state } = self;
-        read(path, state, Kind::Struct(fields), visitor, |v| inner.deserialize_struct(name, fields, v), |p, v| {
-            p.deserialize_struct(name, fields, v)
-        })
+        read(
+            path,
+            state,
+            Kind::Struct(fields),
+            visitor,
+            |v| inner.deserialize_struct(name, fields, v),
+            |p, v| p.deserialize_struct(name, fields, v),
+        )
     }
 
     fn deserialize_enum<V: Visitor<'de>>(
@@ -214,9 +239,14 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Collect<'_, D> {
         visitor: V,
     ) -> Result<V::Value, D::Error> {
         let Collect { inner, path, state } = self;
-        read(path, state, Kind::Other, visitor, |v| inner.deserialize_enum(name, variants, v), |p, v| {
-            p.deserialize_enum(name, variants, v)
-        })
+        read(
+            path,
+            state,
+            Kind::Other,
+            visitor,
+            |v| inner.deserialize_enum(name, variants, v),
+            |p, v| p.deserialize_enum(name, variants, v),
+        )
     }
 
     fn is_human_readable(&self) -> bool {
@@ -262,7 +292,9 @@ impl<'de, V: Visitor<'de>> Proxy<'_, '_, V> {
                     Some(too_small(name, min, &f.to_string()))
                 }
                 // `max as f64` rounds up to a power of two for the 64-bit types.
-                Seen::Float(f) if f.fract() == 0.0 && f >= max as f64 + 1.0 => Some(too_large(name)),
+                Seen::Float(f) if f.fract() == 0.0 && f >= max as f64 + 1.0 => {
+                    Some(too_large(name))
+                }
                 Seen::Str(text) if is_integer(text) => match text.strip_prefix('-') {
                     Some(_) => Some(too_small(name, min, text)),
                     None => Some(too_large(name)),
@@ -369,7 +401,8 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Proxy<'_, '_, V> {
         self.check(Seen::Str(&v))?.visit_string(v)
     }
     fn visit_bytes<E: de::Error>(self, v: &[u8]) -> Result<V::Value, E> {
-        self.check(Seen::Other(Unexpected::Bytes(v)))?.visit_bytes(v)
+        self.check(Seen::Other(Unexpected::Bytes(v)))?
+            .visit_bytes(v)
     }
     fn visit_borrowed_bytes<E: de::Error>(self, v: &'de [u8]) -> Result<V::Value, E> {
         self.check(Seen::Other(Unexpected::Bytes(v)))?
@@ -411,15 +444,16 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Proxy<'_, '_, V> {
             Kind::Struct(_) => state.missing_at(path).into_iter().rev().collect(),
             _ => Vec::new(),
         };
-        self.check(Seen::Other(Unexpected::Map))?.visit_map(Entries {
-            inner: map,
-            key: None,
-            seen: Vec::new(),
-            missing,
-            placeholder_for: None,
-            path,
-            state,
-        })
+        self.check(Seen::Other(Unexpected::Map))?
+            .visit_map(Entries {
+                inner: map,
+                key: None,
+                seen: Vec::new(),
+                missing,
+                placeholder_for: None,
+                path,
+                state,
+            })
     }
     fn visit_enum<A: EnumAccess<'de>>(self, data: A) -> Result<V::Value, A::Error> {
         let (path, state) = (self.path, self.state);
@@ -600,9 +634,14 @@ impl<'de, A: VariantAccess<'de>> VariantAccess<'de> for Variants<'_, A> {
     }
     fn tuple_variant<V: Visitor<'de>>(self, len: usize, visitor: V) -> Result<V::Value, A::Error> {
         let Variants { inner, path, state } = self;
-        read(path, state, Kind::Other, visitor, |v| inner.tuple_variant(len, v), |p, v| {
-            p.deserialize_tuple(len, v)
-        })
+        read(
+            path,
+            state,
+            Kind::Other,
+            visitor,
+            |v| inner.tuple_variant(len, v),
+            |p, v| p.deserialize_tuple(len, v),
+        )
     }
     fn struct_variant<V: Visitor<'de>>(
         self,
@@ -610,8 +649,13 @@ impl<'de, A: VariantAccess<'de>> VariantAccess<'de> for Variants<'_, A> {
         visitor: V,
     ) -> Result<V::Value, A::Error> {
         let Variants { inner, path, state } = self;
-        read(path, state, Kind::Struct(fields), visitor, |v| inner.struct_variant(fields, v), |p, v| {
-            p.deserialize_struct("", fields, v)
-        })
+        read(
+            path,
+            state,
+            Kind::Struct(fields),
+            visitor,
+            |v| inner.struct_variant(fields, v),
+            |p, v| p.deserialize_struct("", fields, v),
+        )
     }
 }

@@ -135,10 +135,7 @@ pub(crate) fn path<P: Slot, Q, B, R>(
             Some("cannot be `.` or `..`: URLs remove such path segments")
         } else if catch_all && text.split('/').any(|piece| matches!(piece, "." | "..")) {
             Some("cannot hold a `.` or `..` segment: URLs remove such path segments")
-        } else if catch_all
-            && !route.allows_dot_segments()
-            && text.split('/').any(str::is_empty)
-        {
+        } else if catch_all && !route.allows_dot_segments() && text.split('/').any(str::is_empty) {
             Some("cannot hold an empty segment: the route refuses them")
         } else {
             None

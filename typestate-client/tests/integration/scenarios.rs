@@ -101,13 +101,7 @@ pub(crate) async fn params_are_encoded_per_segment(client: &Client) {
 }
 
 pub(crate) async fn catch_all_keeps_slashes(client: &Client) {
-    for path in [
-        "a",
-        "a/b/c",
-        "dir with space/ü.txt",
-        "a%2Fb/c",
-        "q?x#y",
-    ] {
+    for path in ["a", "a/b/c", "dir with space/ü.txt", "a%2Fb/c", "q?x#y"] {
         let file = FilePath {
             owner: "o/w n".into(),
             path: path.into(),
