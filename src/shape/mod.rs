@@ -18,8 +18,10 @@
 //!
 //! The happy path never comes here: decoding runs the plain deserializer first.
 
+mod access;
 mod key;
 mod placeholder;
+mod proxy;
 mod tree;
 mod wrap;
 
