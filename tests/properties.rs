@@ -118,7 +118,11 @@ proptest! {
 /// `encoded` with the brackets of every key percent-encoded, as browsers' `URLSearchParams`,
 /// axios and Python's `requests` send them (`tag%5B0%5D=a`), in upper or lower case.
 fn brackets_encoded(encoded: &str, lower: bool) -> String {
-    let (open, close) = if lower { ("%5b", "%5d") } else { ("%5B", "%5D") };
+    let (open, close) = if lower {
+        ("%5b", "%5d")
+    } else {
+        ("%5B", "%5D")
+    };
     encoded
         .split('&')
         .map(|pair| match pair.split_once('=') {
