@@ -170,6 +170,9 @@ fn bench_parts(c: &mut Criterion) {
     group.bench_function("one_u64", |b| {
         b.iter(|| posts.parse_params(black_box(&[("id", "7")])))
     });
+    group.bench_function("one_u64_refused", |b| {
+        b.iter(|| posts.parse_params(black_box(&[("id", "seven")])))
+    });
     group.finish();
 
     let mut group = c.benchmark_group("query");
@@ -185,6 +188,11 @@ fn bench_parts(c: &mut Criterion) {
     });
     group.bench_function("filters_with_list", |b| {
         b.iter(|| filters.parse_query(black_box(Some(search))))
+    });
+    let bad = "limit=many&offset=-1&active=true&tag=rust";
+    assert!(filters.parse_query(Some(bad)).is_err());
+    group.bench_function("two_errors", |b| {
+        b.iter(|| filters.parse_query(black_box(Some(bad))))
     });
     group.finish();
 
@@ -203,6 +211,24 @@ fn bench_parts(c: &mut Criterion) {
     group.throughput(Throughput::Bytes(ORDER_JSON.len() as u64));
     group.bench_function("nested", |b| {
         b.iter(|| order.parse_body(black_box(ORDER_JSON.as_bytes())))
+    });
+    // The error path: every shape error collected (a second reading, over a tree).
+    let two_wrong = ORDER_JSON
+        .replace(r#""qty":2"#, r#""qty":"two""#)
+        .replace(r#""sku":"D-4""#, r#""sku":4"#);
+    let missing = ORDER_JSON.replace(r#""qty":3"#, r#""n":3"#);
+    assert_eq!(
+        order
+            .parse_body(two_wrong.as_bytes())
+            .map_err(|e| e.to_body().details.len())
+            .err(),
+        Some(2)
+    );
+    group.bench_function("nested_two_shape_errors", |b| {
+        b.iter(|| order.parse_body(black_box(two_wrong.as_bytes())))
+    });
+    group.bench_function("nested_missing_field", |b| {
+        b.iter(|| order.parse_body(black_box(missing.as_bytes())))
     });
     group.finish();
 
