@@ -194,3 +194,97 @@ fn the_fixture_operations_say_what_can_happen() {
     assert_eq!(me["tags"], json!(["auth"]));
     assert_eq!(me["summary"], "The authenticated user");
 }
+
+/// The `$ref` of an operation's JSON body: its request body, or its answer with `status`.
+fn schema_ref<'a>(doc: &'a Value, path: &str, method: &str, status: Option<&str>) -> &'a str {
+    let op = &doc["paths"][path][method];
+    let content = match status {
+        None => &op["requestBody"]["content"],
+        Some(status) => &op["responses"][status]["content"],
+    };
+    content["application/json"]["schema"]["$ref"]
+        .as_str()
+        .unwrap_or_else(|| panic!("{method} {path} {status:?} has a $ref"))
+}
+
+#[test]
+fn the_fixture_schemas_are_for_their_direction() {
+    let doc = document();
+    let schemas = &doc["components"]["schemas"];
+
+    // What a caller sends: defaulted and `Option` fields may be left out.
+    for (path, method) in [("/users", "post"), ("/users/{id}", "put")] {
+        assert_eq!(
+            schema_ref(&doc, path, method, None),
+            "#/components/schemas/NewUser"
+        );
+    }
+    let required = |name: &str| schemas[name]["required"].clone();
+    assert_eq!(required("NewUser"), json!(["name", "email"]));
+    assert!(schemas["UserPatch"].get("required").is_none());
+    assert_eq!(required("Echo"), json!(["items"]));
+    let list = doc["paths"]["/users"]["get"]["parameters"]
+        .as_array()
+        .unwrap();
+    assert!(list.iter().all(|p| p["required"] == false), "{list:#?}");
+
+    // What the server sends: every field serde always writes, `null` and defaults included.
+    for (path, method, status) in [
+        ("/users", "post", "201"),
+        ("/users/{id}", "get", "200"),
+        ("/users/{id}", "put", "200"),
+        ("/users/{id}", "patch", "200"),
+    ] {
+        assert_eq!(
+            schema_ref(&doc, path, method, Some(status)),
+            "#/components/schemas/User"
+        );
+    }
+    assert_eq!(
+        required("User"),
+        json!(["id", "name", "email", "age", "tags", "active"])
+    );
+    assert_eq!(
+        schemas["User"]["properties"]["age"]["type"],
+        json!(["integer", "null"])
+    );
+    assert_eq!(required("ErrorBody"), json!(["error"]));
+
+    // `Echo` is read and written alike (`note` is skipped when absent): one schema.
+    assert_eq!(
+        schema_ref(&doc, "/echo", "post", None),
+        "#/components/schemas/Echo"
+    );
+    assert_eq!(
+        schema_ref(&doc, "/echo", "post", Some("201")),
+        "#/components/schemas/Echo"
+    );
+    // Every `$ref` points at a component that exists.
+    fn refs<'a>(value: &'a Value, out: &mut Vec<&'a str>) {
+        match value {
+            Value::Object(object) => {
+                out.extend(object.get("$ref").and_then(Value::as_str));
+                object.values().for_each(|v| refs(v, out));
+            }
+            Value::Array(items) => items.iter().for_each(|v| refs(v, out)),
+            _ => {}
+        }
+    }
+    let mut all = Vec::new();
+    refs(&doc, &mut all);
+    assert!(all.len() > 50);
+    for reference in all {
+        let pointer = reference.strip_prefix('#').expect("a local $ref");
+        assert!(
+            pointer.starts_with("/components/") && doc.pointer(pointer).is_some(),
+            "{reference}"
+        );
+    }
+    // No type of the fixture is read one way and written another.
+    let names = schemas.as_object().unwrap();
+    assert!(
+        names.keys().all(|name| !name.ends_with("Response")),
+        "{:?}",
+        names.keys()
+    );
+}
