@@ -11,6 +11,7 @@ mod fixture;
 mod fixture_client;
 mod hardening;
 mod interop;
+mod robustness;
 mod service;
 mod settings;
 mod support;
