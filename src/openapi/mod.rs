@@ -391,6 +391,10 @@ impl OpenApi {
         schema::rewrite_refs(&mut paths, &refs);
         schemas.values_mut().for_each(schema::tighten);
         schema::tighten(&mut paths);
+        schemas
+            .values_mut()
+            .for_each(schema::describe_optional_defaults);
+        schema::describe_optional_defaults(&mut paths);
 
         let mut error_body = error_body;
         schema::rewrite_refs(&mut error_body, &refs);

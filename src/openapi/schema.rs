@@ -311,6 +311,56 @@ pub(crate) fn tighten(value: &mut Value) {
     }
 }
 
+/// Moves the `default` of every optional property into its description (`Default: `[]`.`).
+///
+/// Generators read a property's `default` as "always present": openapi-typescript, by
+/// default, makes such a property required in every type made from `components/schemas`, so
+/// a generated request type would force a field the server fills in. An optional property
+/// keeps its documented default, and callers may leave it out. (Parameters keep theirs:
+/// generators exempt them.)
+pub(crate) fn describe_optional_defaults(value: &mut Value) {
+    match value {
+        Value::Object(object) => {
+            let required: Vec<String> = object
+                .get("required")
+                .and_then(Value::as_array)
+                .map(|names| {
+                    names
+                        .iter()
+                        .filter_map(|n| n.as_str().map(str::to_owned))
+                        .collect()
+                })
+                .unwrap_or_default();
+            if let Some(Value::Object(properties)) = object.get_mut("properties") {
+                for (name, property) in properties.iter_mut() {
+                    let Value::Object(property) = property else {
+                        continue;
+                    };
+                    if required.contains(name) {
+                        continue;
+                    }
+                    let Some(default) = property.remove("default") else {
+                        continue;
+                    };
+                    let note = format!("Default: `{default}`.");
+                    match property.get_mut("description") {
+                        Some(Value::String(text)) => {
+                            text.push_str("\n\n");
+                            text.push_str(&note);
+                        }
+                        _ => {
+                            property.insert("description".to_owned(), note.into());
+                        }
+                    }
+                }
+            }
+            object.values_mut().for_each(describe_optional_defaults);
+        }
+        Value::Array(items) => items.iter_mut().for_each(describe_optional_defaults),
+        _ => {}
+    }
+}
+
 // ---------------------------------------------------------------------------------------
 // One set of shared schemas from the request and the response generators.
 // ---------------------------------------------------------------------------------------
