@@ -227,7 +227,7 @@ impl Pipeline {
                         body_limit: method.body_limit,
                     };
                     let next = Next::new(Arc::clone(&method.chain), Arc::clone(&method.handler));
-                    Work::Run(CatchPanic(next.run(request)))
+                    Work::Run(CatchPanic::new(|| next.run(request)))
                 }
             }
         };
