@@ -6,7 +6,9 @@ use pactum::{
     handler, route, AnyHandler, Body, Ctx, Endpoint, ErrorBody, NoBody, NoContent, NoParams,
     NoQuery, Pipeline,
 };
+use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
 use validator::Validate;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Validate)]
@@ -118,4 +120,42 @@ pub fn check_answer(response: &pactum::Response) {
     } else {
         serde_json::from_slice::<serde_json::Value>(response.body()).expect("success body is JSON");
     }
+}
+
+/// 2^53: every whole `f64` up to it in magnitude is the integer it was written as.
+const EXACT: f64 = 9_007_199_254_740_992.0;
+
+/// `value` with every exactly representable whole float (`1.0`, `-3e2`; |v| ≤ 2^53) made the
+/// equal integer, at any depth: the pipeline reads an integer the way JSON Schema's `integer`
+/// does, and `4.0` is 4 there (plain serde_json refuses `4.0` for a Rust integer).
+pub fn whole_floats_as_integers(value: Value) -> Value {
+    match value {
+        Value::Number(n) => match n.as_f64() {
+            Some(f) if n.is_f64() && f.fract() == 0.0 && f.abs() <= EXACT => {
+                if f < 0.0 {
+                    Value::from(f as i64)
+                } else {
+                    Value::from(f as u64)
+                }
+            }
+            _ => Value::Number(n),
+        },
+        Value::Array(items) => Value::Array(items.into_iter().map(whole_floats_as_integers).collect()),
+        Value::Object(entries) => {
+            Value::Object(entries.into_iter().map(|(k, v)| (k, whole_floats_as_integers(v))).collect())
+        }
+        other => other,
+    }
+}
+
+/// The JSON document `data` read as a `T` the way the pipeline reads a body (numbers as
+/// JSON Schema reads them), independently of pactum: `None` when it is not JSON or does not
+/// read as a `T`.
+///
+/// The oracle of an accepted body: what the pipeline echoes must be this. (Only in that
+/// direction: this reading is laxer elsewhere, e.g. it keeps the last of duplicate keys and
+/// reads a struct from an array, where the pipeline refuses both.)
+pub fn read_as_pipeline<T: DeserializeOwned>(data: &[u8]) -> Option<T> {
+    let value: Value = serde_json::from_slice(data).ok()?;
+    serde_json::from_value(whole_floats_as_integers(value)).ok()
 }
