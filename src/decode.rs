@@ -11,7 +11,7 @@ use crate::body::Body;
 use crate::contract::Slot;
 use crate::error::{Detail, Error, HttpError};
 use crate::json_shape::Json;
-use crate::middleware::RawParams;
+use crate::request::RawParams;
 use crate::shape::{self, Collected, Node};
 use crate::text::TextMap;
 use crate::validation::{detail_from_serde, details_from_rules};

@@ -12,9 +12,9 @@ use crate::context::{Ctx, ResponseParts};
 use crate::contract::{Endpoint, EndpointSpec, Presence, Slot};
 use crate::decode;
 use crate::error::{Error, HttpError};
-use crate::middleware::{BoxFuture, Request};
+use crate::request::{BoxFuture, CallHandler, Request};
+use crate::response::Response;
 use crate::validation::details_from_rules;
-use crate::Response;
 
 type HandlerFn<P, Q, B, R> = dyn Fn(Ctx<P, Q, B>) -> BoxFuture<Result<R, Error>> + Send + Sync;
 
@@ -103,7 +103,7 @@ impl<P: Slot, Q: Slot, B: Slot, R: Slot> Handler<P, Q, B, R> {
     /// The pipeline's 400 `Validation failed`.
     #[doc(hidden)]
     pub fn parse_params(&self, params: &[(&str, &str)]) -> Result<P, Error> {
-        let raw = crate::middleware::RawParams {
+        let raw = crate::request::RawParams {
             pairs: params
                 .iter()
                 .map(|(name, value)| ((*name).to_owned(), (*value).to_owned()))
@@ -175,32 +175,30 @@ impl<P, Q, B, R> fmt::Debug for Handler<P, Q, B, R> {
 /// ];
 /// ```
 #[derive(Clone)]
-pub struct AnyHandler(pub(crate) Arc<dyn ErasedHandler>);
+pub struct AnyHandler {
+    /// The contract, without its types: what routing and documentation read.
+    pub(crate) spec: Arc<EndpointSpec>,
+    /// What runs a routed request.
+    pub(crate) call: Arc<dyn CallHandler>,
+}
 
 impl fmt::Debug for AnyHandler {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let spec = self.0.spec();
-        write!(f, "AnyHandler({} {})", spec.method, spec.route)
+        write!(f, "AnyHandler({} {})", self.spec.method, self.spec.route)
     }
 }
 
 impl<P: Slot, Q: Slot, B: Slot, R: Slot> From<Handler<P, Q, B, R>> for AnyHandler {
     fn from(handler: Handler<P, Q, B, R>) -> Self {
-        Self(Arc::new(handler))
+        Self {
+            spec: Arc::clone(handler.endpoint.spec()),
+            call: Arc::new(handler),
+        }
     }
 }
 
 /// The pipeline's view of a handler: parse, validate, call, check, serialise.
-pub(crate) trait ErasedHandler: Send + Sync + 'static {
-    fn spec(&self) -> &Arc<EndpointSpec>;
-    fn call(self: Arc<Self>, req: Request) -> BoxFuture<Result<Response, Error>>;
-}
-
-impl<P: Slot, Q: Slot, B: Slot, R: Slot> ErasedHandler for Handler<P, Q, B, R> {
-    fn spec(&self) -> &Arc<EndpointSpec> {
-        self.endpoint.spec()
-    }
-
+impl<P: Slot, Q: Slot, B: Slot, R: Slot> CallHandler for Handler<P, Q, B, R> {
     fn call(self: Arc<Self>, req: Request) -> BoxFuture<Result<Response, Error>> {
         Box::pin(async move {
             let Request {

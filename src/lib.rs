@@ -11,6 +11,8 @@ mod introspect;
 mod json_shape;
 pub mod middleware;
 mod pipeline;
+mod request;
+mod response;
 pub mod route;
 mod shape;
 mod text;
@@ -34,6 +36,7 @@ pub use error::{BoxError, ConfigError, Detail, Error, ErrorBody, HttpError, Path
 pub use handler::{handler, AnyHandler, Handler};
 pub use middleware::Middleware;
 pub use pipeline::{ErrorFormatter, Pipeline, PipelineBuilder, Routed, DEFAULT_BODY_LIMIT};
+pub use response::Response;
 
 #[cfg(feature = "server")]
 #[cfg_attr(docsrs, doc(cfg(feature = "server")))]
@@ -51,6 +54,3 @@ pub use schemars;
 pub use url::Url;
 #[doc(no_inline)]
 pub use validator;
-
-/// A response as the pipeline makes it: a fully buffered body.
-pub type Response = http::Response<bytes::Bytes>;

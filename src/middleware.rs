@@ -6,19 +6,13 @@
 
 use std::fmt;
 use std::future::Future;
-use std::pin::Pin;
 use std::sync::Arc;
 
-use http::{Extensions, HeaderMap, Method};
-use url::Url;
+use crate::error::Error;
+use crate::request::{BoxFuture, CallHandler};
+use crate::response::Response;
 
-use crate::body::Body;
-use crate::error::{Detail, Error};
-use crate::handler::ErasedHandler;
-use crate::Response;
-
-/// A boxed, sendable future.
-pub(crate) type BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send + 'static>>;
+pub use crate::request::{RawParams, Request};
 
 type MiddlewareFn = dyn Fn(Request, Next) -> BoxFuture<Result<Response, Error>> + Send + Sync;
 
@@ -66,109 +60,11 @@ where
     Middleware(Arc::new(move |req, next| Box::pin(f(req, next))))
 }
 
-/// The request as middleware sees it: routed, with its raw params, before its query and body
-/// are parsed.
-#[derive(Debug)]
-pub struct Request {
-    pub(crate) head: http::request::Parts,
-    pub(crate) url: Url,
-    pub(crate) route: Arc<str>,
-    pub(crate) params: RawParams,
-    pub(crate) body: Body,
-    pub(crate) body_limit: usize,
-}
-
-impl Request {
-    /// The method.
-    pub fn method(&self) -> &Method {
-        &self.head.method
-    }
-
-    /// The full request URL.
-    pub fn url(&self) -> &Url {
-        &self.url
-    }
-
-    /// The route template that matched, e.g. `/users/:id`.
-    pub fn route(&self) -> &str {
-        &self.route
-    }
-
-    /// The request headers.
-    pub fn headers(&self) -> &HeaderMap {
-        &self.head.headers
-    }
-
-    /// The request headers, to change before the handler sees them.
-    pub fn headers_mut(&mut self) -> &mut HeaderMap {
-        &mut self.head.headers
-    }
-
-    /// Typed values attached to the request; the handler reads them as `ctx.extensions`.
-    pub fn extensions(&self) -> &Extensions {
-        &self.head.extensions
-    }
-
-    /// Typed values attached to the request, to add to.
-    pub fn extensions_mut(&mut self) -> &mut Extensions {
-        &mut self.head.extensions
-    }
-
-    /// The percent-decoded path params, before they are deserialised.
-    pub fn params(&self) -> &RawParams {
-        &self.params
-    }
-}
-
-/// Path params as matched: names and percent-decoded values, in route order.
-///
-/// A value whose decoded bytes are not UTF-8 appears here with U+FFFD in their place, and a
-/// catch-all value with an empty, `.` or `..` segment as it is: the pipeline refuses both
-/// with a 400 when it deserialises the params, after middleware.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct RawParams {
-    pub(crate) pairs: Vec<(String, String)>,
-    /// Why routing refused a value: answered 400 when the params are deserialised.
-    pub(crate) refused: Option<Detail>,
-}
-
-impl RawParams {
-    /// The value of the param `name`.
-    pub fn get(&self, name: &str) -> Option<&str> {
-        self.pairs
-            .iter()
-            .find(|(n, _)| n == name)
-            .map(|(_, v)| v.as_str())
-    }
-
-    /// The (name, value) pairs in route order.
-    pub fn iter(&self) -> impl Iterator<Item = (&str, &str)> {
-        self.pairs.iter().map(|(n, v)| (n.as_str(), v.as_str()))
-    }
-
-    /// Marks `name`'s value refused (the first reason is kept).
-    pub(crate) fn refuse(&mut self, name: &str, reason: &str) {
-        if self.refused.is_none() {
-            self.refused = Some(Detail::new(vec![name.into()], reason));
-        }
-    }
-
-    /// How many params matched.
-    pub fn len(&self) -> usize {
-        self.pairs.len()
-    }
-
-    /// `true` when the route has no params.
-    pub fn is_empty(&self) -> bool {
-        self.pairs.is_empty()
-    }
-}
-
 /// The rest of the chain: the inner middleware, then the handler.
 pub struct Next {
     chain: Arc<[Middleware]>,
     index: usize,
-    endpoint: Arc<dyn ErasedHandler>,
+    endpoint: Arc<dyn CallHandler>,
 }
 
 impl fmt::Debug for Next {
@@ -180,7 +76,7 @@ impl fmt::Debug for Next {
 }
 
 impl Next {
-    pub(crate) fn new(chain: Arc<[Middleware]>, endpoint: Arc<dyn ErasedHandler>) -> Self {
+    pub(crate) fn new(chain: Arc<[Middleware]>, endpoint: Arc<dyn CallHandler>) -> Self {
         Self {
             chain,
             index: 0,

@@ -5,6 +5,15 @@ use validator::{ValidationError, ValidationErrors, ValidationErrorsKind};
 
 use crate::error::{Detail, PathSegment};
 
+impl Detail {
+    /// One detail per failed `validator` rule, with its path and a readable message (made
+    /// from the rule when it has none), sorted by path. The server and the typed client
+    /// report validation failures with this.
+    pub fn from_validation(errors: &ValidationErrors) -> Vec<Self> {
+        details_from_rules(errors)
+    }
+}
+
 /// Flattens `validator` errors into details sorted by path, one per failed rule.
 pub(crate) fn details_from_rules(errors: &ValidationErrors) -> Vec<Detail> {
     let mut details = Vec::new();

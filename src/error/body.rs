@@ -30,13 +30,6 @@ pub struct Detail {
 }
 
 impl Detail {
-    /// One detail per failed `validator` rule, with its path and a readable message (made
-    /// from the rule when it has none), sorted by path. The server and the typed client
-    /// report validation failures with this.
-    pub fn from_validation(errors: &validator::ValidationErrors) -> Vec<Self> {
-        crate::validation::details_from_rules(errors)
-    }
-
     /// A detail for the field at `path`.
     pub fn new(path: Vec<PathSegment>, message: impl Into<String>) -> Self {
         Self {

@@ -15,7 +15,7 @@ pub use body::{Detail, ErrorBody, PathSegment};
 pub use config::ConfigError;
 pub use http_error::HttpError;
 
-use crate::Response;
+use crate::response::Response;
 
 /// A boxed error that can cross threads.
 pub type BoxError = Box<dyn std::error::Error + Send + Sync + 'static>;

@@ -20,8 +20,9 @@ use url::Url;
 use crate::body::Body;
 use crate::error::{ConfigError, Error, HttpError};
 use crate::handler::AnyHandler;
-use crate::middleware::{BoxFuture, Middleware, Next, Request};
-use crate::Response;
+use crate::middleware::{Middleware, Next};
+use crate::request::{BoxFuture, Request};
+use crate::response::Response;
 
 use catch_panic::CatchPanic;
 pub use table::Routed;

@@ -8,8 +8,10 @@ use http::Method;
 use percent_encoding::percent_decode_str;
 
 use crate::error::ConfigError;
-use crate::handler::{AnyHandler, ErasedHandler};
-use crate::middleware::{Middleware, RawParams};
+use crate::handler::AnyHandler;
+use crate::middleware::Middleware;
+use crate::request::CallHandler;
+use crate::request::RawParams;
 
 pub(crate) struct RouteTable {
     matcher: matchit::Router<usize>,
@@ -27,7 +29,7 @@ pub(crate) struct RouteEntry {
 
 pub(crate) struct MethodEntry {
     pub(crate) method: Method,
-    pub(crate) handler: Arc<dyn ErasedHandler>,
+    pub(crate) handler: Arc<dyn CallHandler>,
     /// Server-wide middleware, then the contract's: outermost first.
     pub(crate) chain: Arc<[Middleware]>,
     pub(crate) body_limit: usize,
@@ -63,8 +65,11 @@ impl RouteTable {
         let mut routes: Vec<RouteEntry> = Vec::new();
         let mut by_path: HashMap<String, usize> = HashMap::new();
         let mut matcher = matchit::Router::new();
-        for AnyHandler(handler) in handlers {
-            let spec = Arc::clone(handler.spec());
+        for AnyHandler {
+            spec,
+            call: handler,
+        } in handlers
+        {
             let key = spec.route.to_matcher_syntax();
             let index = match by_path.get(&key) {
                 Some(&index) => index,

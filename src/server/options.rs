@@ -7,7 +7,7 @@ use std::time::Duration;
 use crate::error::Error;
 use crate::middleware::Middleware;
 use crate::pipeline::{ErrorFormatter, DEFAULT_BODY_LIMIT};
-use crate::Response;
+use crate::response::Response;
 
 #[cfg(feature = "tls")]
 use super::tls::TlsConfig;

@@ -118,7 +118,7 @@ where
 /// future holds the (small) pipeline future once, not twice as an `async` block would.
 struct Answer<F>(F);
 
-impl<F: Future<Output = crate::Response> + Unpin> Future for Answer<F> {
+impl<F: Future<Output = crate::response::Response> + Unpin> Future for Answer<F> {
     type Output = Result<http::Response<Full<Bytes>>, Infallible>;
 
     fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {

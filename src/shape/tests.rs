@@ -5,7 +5,7 @@ use serde_json::json;
 use validator::Validate;
 
 use crate::decode;
-use crate::middleware::RawParams;
+use crate::request::RawParams;
 
 fn details(error: crate::Error) -> serde_json::Value {
     let body = error.to_body();
