@@ -2,29 +2,29 @@
 //! handler → response check → serialise, and the mapping of every error to its answer.
 
 mod catch_panic;
+mod future;
+mod request_url;
 mod table;
 
 use std::fmt;
 use std::future::Future;
-use std::pin::Pin;
 use std::sync::Arc;
-use std::task::{ready, Context, Poll};
 use std::time::Instant;
 
 use bytes::Bytes;
-use http::header::{HeaderValue, ALLOW, CONTENT_LENGTH, HOST};
-use http::uri::Scheme;
+use http::header::ALLOW;
 use http::{Method, StatusCode};
-use url::Url;
 
 use crate::body::Body;
 use crate::error::{ConfigError, Error, HttpError};
 use crate::handler::AnyHandler;
 use crate::middleware::{Middleware, Next};
-use crate::request::{BoxFuture, Request};
+use crate::request::Request;
 use crate::response::Response;
 
 use catch_panic::CatchPanic;
+use future::{strip_body, Dispatched, Handled, Work};
+use request_url::request_url;
 pub use table::Routed;
 use table::{RouteTable, Target};
 
@@ -174,7 +174,7 @@ impl Pipeline {
     /// and drops a HEAD answer's body.
     ///
     /// The request URL is rebuilt from the URI, the `Host` header, and a
-    /// [`Scheme`] extension when the adapter inserted one (HTTPS servers do).
+    /// [`Scheme`](http::uri::Scheme) extension when the adapter inserted one (HTTPS servers do).
     ///
     /// # Errors
     ///
@@ -275,257 +275,5 @@ impl Pipeline {
             Some(format) => format(error),
             None => error.to_response(),
         }
-    }
-}
-
-/// A dispatched request: answered already, or running its middleware and handler.
-enum Work {
-    Done(Result<Response, Error>),
-    Run(CatchPanic<BoxFuture<Result<Response, Error>>>),
-}
-
-/// The future of [`Pipeline::dispatch`]: polls the work inside the request's span, then logs
-/// an error and records the status and latency on the span.
-///
-/// Written out rather than as an `async` block wrapped in `Instrumented`: it is `Unpin` and
-/// small, so the futures around it hold it without copies of a large state machine.
-struct Dispatched {
-    work: Option<Work>,
-    started: Option<Instant>,
-    span: tracing::Span,
-}
-
-impl Future for Dispatched {
-    type Output = Result<Response, Error>;
-
-    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
-        let this = &mut *self;
-        let _entered = this.span.enter();
-        let result = match this
-            .work
-            .as_mut()
-            .expect("`Dispatched` polled after completion")
-        {
-            Work::Done(_) => match this.work.take() {
-                Some(Work::Done(result)) => result,
-                _ => unreachable!("matched `Work::Done` above"),
-            },
-            Work::Run(future) => {
-                let polled = ready!(Pin::new(future).poll(cx));
-                this.work = None;
-                polled.unwrap_or_else(|panic| {
-                    tracing::error!(panic = %panic, "handler panicked");
-                    Err(HttpError::internal("Internal server error").into())
-                })
-            }
-        };
-        if let Err(error) = &result {
-            error.log();
-        }
-        if let Some(started) = this.started {
-            let status = match &result {
-                Ok(response) => response.status(),
-                Err(error) => error.status(),
-            };
-            this.span.record("status", status.as_u16());
-            this.span
-                .record("latency_us", started.elapsed().as_micros() as u64);
-        }
-        Poll::Ready(result)
-    }
-}
-
-impl Drop for Dispatched {
-    fn drop(&mut self) {
-        // A request dropped before it finished: its middleware and handler are dropped
-        // inside its span, as `Instrumented` would.
-        if self.work.is_some() {
-            let _entered = self.span.enter();
-            self.work = None;
-        }
-    }
-}
-
-/// The future of [`Pipeline::handle`]: the dispatched request (or a 404), answered.
-struct Handled {
-    dispatched: Option<Dispatched>,
-    pipeline: Pipeline,
-    method: Method,
-}
-
-impl Future for Handled {
-    type Output = Response;
-
-    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Response> {
-        let this = &mut *self;
-        let result = match &mut this.dispatched {
-            Some(dispatched) => ready!(Pin::new(dispatched).poll(cx)),
-            None => Err(HttpError::not_found("Not found").into()),
-        };
-        Poll::Ready(this.pipeline.answer(&this.method, result))
-    }
-}
-
-/// A HEAD answer: the GET's headers and length, no body.
-fn strip_body(response: &mut Response) {
-    let len = response.body().len();
-    if len > 0 {
-        response
-            .headers_mut()
-            .insert(CONTENT_LENGTH, HeaderValue::from(len));
-        *response.body_mut() = Bytes::new();
-    }
-}
-
-/// The full URL of a request: scheme from the URI or the adapter's [`Scheme`] extension,
-/// authority from the URI or the `Host` header.
-fn request_url(parts: &http::request::Parts) -> Url {
-    let scheme = parts
-        .uri
-        .scheme_str()
-        .or_else(|| parts.extensions.get::<Scheme>().map(Scheme::as_str))
-        .unwrap_or("http");
-    let host = parts
-        .uri
-        .authority()
-        .map(|a| a.as_str())
-        .or_else(|| parts.headers.get(HOST).and_then(|h| h.to_str().ok()))
-        .unwrap_or("localhost");
-    let path = parts.uri.path_and_query().map_or("/", |pq| pq.as_str());
-    if parts.uri.authority().is_none() {
-        if let Some(url) = BaseUrl::join(scheme, host, path) {
-            return url;
-        }
-    }
-    parse_url(scheme, host, path)
-}
-
-/// The URL `{scheme}://{host}{path}`, with `localhost` for a host that does not parse.
-fn parse_url(scheme: &str, host: &str, path: &str) -> Url {
-    Url::parse(&format!("{scheme}://{host}{path}"))
-        .or_else(|_| Url::parse(&format!("{scheme}://localhost{path}")))
-        .unwrap_or_else(|_| Url::parse("http://localhost/").expect("static URL parses"))
-}
-
-/// The last `{scheme}://{host}/` parsed on this thread: the requests of a connection (and
-/// usually of a server) share it, and parsing only the path and query against it skips the
-/// host parsing (IDNA, IP addresses), the costliest part of a URL.
-struct BaseUrl {
-    scheme: String,
-    host: String,
-    url: Url,
-    /// The input of `join`, reused: the path, then spaces (trimmed by the parser) whose only
-    /// effect is a large enough capacity for the URL's serialisation, which the parser sizes
-    /// by its input — without them, it grows twice per request.
-    input: String,
-}
-
-thread_local! {
-    static BASE_URL: std::cell::RefCell<Option<BaseUrl>> = const { std::cell::RefCell::new(None) };
-}
-
-impl BaseUrl {
-    /// [`parse_url`]'s answer, from the cached base, where the result is the same: an
-    /// `http`/`https` scheme, a host of plain name or address characters (nothing that would
-    /// end the authority early or change it, like `/`, `?`, `#`, `@`, `%`), and an absolute
-    /// path (not `//…`, which would be read as another authority). `None` otherwise.
-    fn join(scheme: &str, host: &str, path: &str) -> Option<Url> {
-        let absolute_path =
-            path.starts_with('/') && !matches!(path.as_bytes().get(1), Some(b'/' | b'\\'));
-        if !absolute_path {
-            return None;
-        }
-        BASE_URL.with(|cell| {
-            let mut cached = cell.borrow_mut();
-            // Only a scheme and host that passed the checks below are ever cached.
-            let hit = matches!(&*cached, Some(b) if b.host == host && b.scheme == scheme);
-            if !hit {
-                let plain_host = !host.is_empty()
-                    && host.bytes().all(|b| {
-                        b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b':' | b'[' | b']')
-                    });
-                if !matches!(scheme, "http" | "https") || !plain_host {
-                    return None;
-                }
-                *cached = Some(BaseUrl {
-                    scheme: scheme.to_owned(),
-                    host: host.to_owned(),
-                    url: Url::parse(&format!("{scheme}://{host}/")).ok()?,
-                    input: String::new(),
-                });
-            }
-            let base = cached.as_mut()?;
-            const SPACES: &str = "                                                                ";
-            // Room for the base's `scheme://host` (each space costs the parser's trim a
-            // little; a reallocation costs far more).
-            let room = base.url.as_str().len();
-            base.input.clear();
-            base.input.push_str(path);
-            for _ in 0..room / SPACES.len() {
-                base.input.push_str(SPACES);
-            }
-            base.input.push_str(&SPACES[..room % SPACES.len()]);
-            base.url.join(&base.input).ok()
-        })
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn cached_base_urls_give_the_parsed_url() {
-        let hosts = [
-            "localhost",
-            "127.0.0.1:8080",
-            "[::1]:3000",
-            "Example.COM",
-            "EXAMPLE.com:80",
-            "xn--nxasmq6b.com",
-            "0x7f.1",
-            "a..b",
-            "host:99999",
-            "host:",
-            "[::1",
-            "bad host",
-            "a/b",
-            "a@b",
-            "a?b",
-            "a#b",
-            "a%41",
-            "",
-        ];
-        let paths = [
-            "/",
-            "/hello",
-            "/users/7/posts?limit=10&offset=0",
-            "/a/../b/./c/..",
-            "/%7e/%2F?x=%20&y",
-            "/caf%C3%A9?q=caf\u{e9}",
-            "/a b?c d",
-            "/?",
-            "/a?b#c",
-            "//evil.example/x",
-            "/\\evil.example/x",
-            "*",
-            "",
-        ];
-        for _ in 0..2 {
-            for scheme in ["http", "https", "ftp"] {
-                for host in hosts {
-                    for path in paths {
-                        if let Some(fast) = BaseUrl::join(scheme, host, path) {
-                            assert_eq!(
-                                fast,
-                                parse_url(scheme, host, path),
-                                "{scheme}://{host}{path}"
-                            );
-                        }
-                    }
-                }
-            }
-        }
-        assert!(BaseUrl::join("http", "localhost", "/x").is_some());
     }
 }

@@ -1,0 +1,116 @@
+//! The futures of [`Pipeline::dispatch`](super::Pipeline::dispatch) and
+//! [`Pipeline::handle`](super::Pipeline::handle).
+
+use std::future::Future;
+use std::pin::Pin;
+use std::task::{ready, Context, Poll};
+use std::time::Instant;
+
+use bytes::Bytes;
+use http::header::{HeaderValue, CONTENT_LENGTH};
+use http::Method;
+
+use super::catch_panic::CatchPanic;
+use super::Pipeline;
+use crate::error::{Error, HttpError};
+use crate::request::BoxFuture;
+use crate::response::Response;
+
+/// A dispatched request: answered already, or running its middleware and handler.
+pub(super) enum Work {
+    Done(Result<Response, Error>),
+    Run(CatchPanic<BoxFuture<Result<Response, Error>>>),
+}
+
+/// The future of [`Pipeline::dispatch`]: polls the work inside the request's span, then logs
+/// an error and records the status and latency on the span.
+///
+/// Written out rather than as an `async` block wrapped in `Instrumented`: it is `Unpin` and
+/// small, so the futures around it hold it without copies of a large state machine.
+pub(super) struct Dispatched {
+    pub(super) work: Option<Work>,
+    pub(super) started: Option<Instant>,
+    pub(super) span: tracing::Span,
+}
+
+impl Future for Dispatched {
+    type Output = Result<Response, Error>;
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        let this = &mut *self;
+        let _entered = this.span.enter();
+        let result = match this
+            .work
+            .as_mut()
+            .expect("`Dispatched` polled after completion")
+        {
+            Work::Done(_) => match this.work.take() {
+                Some(Work::Done(result)) => result,
+                _ => unreachable!("matched `Work::Done` above"),
+            },
+            Work::Run(future) => {
+                let polled = ready!(Pin::new(future).poll(cx));
+                this.work = None;
+                polled.unwrap_or_else(|panic| {
+                    tracing::error!(panic = %panic, "handler panicked");
+                    Err(HttpError::internal("Internal server error").into())
+                })
+            }
+        };
+        if let Err(error) = &result {
+            error.log();
+        }
+        if let Some(started) = this.started {
+            let status = match &result {
+                Ok(response) => response.status(),
+                Err(error) => error.status(),
+            };
+            this.span.record("status", status.as_u16());
+            this.span
+                .record("latency_us", started.elapsed().as_micros() as u64);
+        }
+        Poll::Ready(result)
+    }
+}
+
+impl Drop for Dispatched {
+    fn drop(&mut self) {
+        // A request dropped before it finished: its middleware and handler are dropped
+        // inside its span, as `Instrumented` would.
+        if self.work.is_some() {
+            let _entered = self.span.enter();
+            self.work = None;
+        }
+    }
+}
+
+/// The future of [`Pipeline::handle`]: the dispatched request (or a 404), answered.
+pub(super) struct Handled {
+    pub(super) dispatched: Option<Dispatched>,
+    pub(super) pipeline: Pipeline,
+    pub(super) method: Method,
+}
+
+impl Future for Handled {
+    type Output = Response;
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Response> {
+        let this = &mut *self;
+        let result = match &mut this.dispatched {
+            Some(dispatched) => ready!(Pin::new(dispatched).poll(cx)),
+            None => Err(HttpError::not_found("Not found").into()),
+        };
+        Poll::Ready(this.pipeline.answer(&this.method, result))
+    }
+}
+
+/// A HEAD answer: the GET's headers and length, no body.
+pub(super) fn strip_body(response: &mut Response) {
+    let len = response.body().len();
+    if len > 0 {
+        response
+            .headers_mut()
+            .insert(CONTENT_LENGTH, HeaderValue::from(len));
+        *response.body_mut() = Bytes::new();
+    }
+}
