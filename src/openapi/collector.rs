@@ -1,0 +1,302 @@
+//! [`OpenApi`]: the collector of documented contracts, and [`OpenApi::build`].
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use schemars::JsonSchema;
+use serde_json::{json, Map, Value};
+
+use super::entry::Entry;
+use super::paths::openapi_path;
+use super::pipeline_errors::standard_responses;
+use super::{inline, reference, schema, Document, Operation, SchemaFn};
+use crate::contract::{Endpoint, Presence, Slot};
+use crate::error::ErrorBody;
+use crate::handler::{AnyHandler, Handler};
+
+fn declared<T: Slot>() -> bool {
+    <T::Presence as Presence>::DECLARED
+}
+
+/// Collects contracts and builds an OpenAPI 3.1 [`Document`] from them.
+///
+/// Add contracts with [`OpenApi::endpoint`] (or typed handlers with [`OpenApi::register`],
+/// which hands back the [`AnyHandler`] for the adapter's list), describe what the pipeline
+/// cannot know with the `_with` variants and an [`Operation`], then [`OpenApi::build`].
+///
+/// Types are read when the contract is added: every slot type needs
+/// [`JsonSchema`] (the empty markers [`NoParams`](crate::NoParams),
+/// [`NoQuery`](crate::NoQuery), [`NoBody`](crate::NoBody) and [`NoContent`](crate::NoContent)
+/// have it). A handler list of [`AnyHandler`]s has lost its types, so register handlers before
+/// they are erased — or document the contracts, which are plain values.
+///
+/// Adding the same method and route twice keeps the last.
+///
+/// ```
+/// use pactum::openapi::OpenApi;
+/// use pactum::{route, Endpoint};
+///
+/// let health = Endpoint::get(route::static_path("/health")).build()?;
+/// let doc = OpenApi::new("Ops", "1.0.0")
+///     .description("Operational endpoints.")
+///     .server("http://localhost:3000")
+///     .endpoint(&health)
+///     .build();
+/// let op = &doc.as_value()["paths"]["/health"]["get"];
+/// assert_eq!(op["operationId"], "get_health");
+/// assert_eq!(op["responses"]["204"]["description"], "No Content");
+/// assert_eq!(op["responses"]["500"]["$ref"], "#/components/responses/InternalError");
+/// # Ok::<(), pactum::ConfigError>(())
+/// ```
+#[derive(Debug, Clone)]
+#[must_use = "call `.build()` to get the document"]
+pub struct OpenApi {
+    title: String,
+    version: String,
+    description: Option<String>,
+    servers: Vec<Value>,
+    tags: Vec<(String, String)>,
+    security_schemes: Map<String, Value>,
+    entries: Vec<Entry>,
+}
+
+impl OpenApi {
+    /// An empty document for the API `title` at `version` (the API's version, not OpenAPI's).
+    pub fn new(title: impl Into<String>, version: impl Into<String>) -> Self {
+        Self {
+            title: title.into(),
+            version: version.into(),
+            description: None,
+            servers: Vec::new(),
+            tags: Vec::new(),
+            security_schemes: Map::new(),
+            entries: Vec::new(),
+        }
+    }
+
+    /// Describes the API (`info.description`, Markdown).
+    pub fn description(mut self, description: impl Into<String>) -> Self {
+        self.description = Some(description.into());
+        self
+    }
+
+    /// Adds a server URL (`servers`), e.g. `https://api.example.com/v1`. Paths are relative to
+    /// it; without any, clients use the document's own origin.
+    pub fn server(mut self, url: impl Into<String>) -> Self {
+        self.servers.push(json!({ "url": url.into() }));
+        self
+    }
+
+    /// Describes a tag used by the operations (top-level `tags`).
+    pub fn tag(mut self, name: impl Into<String>, description: impl Into<String>) -> Self {
+        self.tags.push((name.into(), description.into()));
+        self
+    }
+
+    /// Declares a security scheme (`components/securitySchemes`), as an OpenAPI
+    /// [Security Scheme Object](https://spec.openapis.org/oas/v3.1.0#security-scheme-object);
+    /// operations require it with [`Operation::security`].
+    ///
+    /// ```
+    /// use pactum::openapi::OpenApi;
+    /// use serde_json::json;
+    ///
+    /// let api = OpenApi::new("Keys", "1.0.0")
+    ///     .security_scheme("apiKey", json!({ "type": "apiKey", "in": "header", "name": "x-api-key" }));
+    /// ```
+    pub fn security_scheme(mut self, name: impl Into<String>, scheme: Value) -> Self {
+        self.security_schemes.insert(name.into(), scheme);
+        self
+    }
+
+    /// Declares an HTTP bearer token scheme named `name` (`Authorization: Bearer <token>`).
+    pub fn bearer_auth(self, name: impl Into<String>) -> Self {
+        self.security_scheme(name, json!({ "type": "http", "scheme": "bearer" }))
+    }
+
+    /// Documents a contract.
+    pub fn endpoint<P, Q, B, R>(self, endpoint: &Endpoint<P, Q, B, R>) -> Self
+    where
+        P: Slot + JsonSchema,
+        Q: Slot + JsonSchema,
+        B: Slot + JsonSchema,
+        R: Slot + JsonSchema,
+    {
+        self.endpoint_with(endpoint, |op| op)
+    }
+
+    /// Documents a contract, with what the pipeline cannot know about it.
+    ///
+    /// ```
+    /// use pactum::http::StatusCode;
+    /// use pactum::openapi::OpenApi;
+    /// use pactum::{route, Endpoint};
+    ///
+    /// let me = Endpoint::get(route::static_path("/me")).build()?;
+    /// let doc = OpenApi::new("Auth", "1.0.0")
+    ///     .bearer_auth("bearer")
+    ///     .endpoint_with(&me, |op| {
+    ///         op.security("bearer").error(StatusCode::UNAUTHORIZED, "No or bad token")
+    ///     })
+    ///     .build();
+    /// let op = &doc.as_value()["paths"]["/me"]["get"];
+    /// assert_eq!(op["security"][0]["bearer"], serde_json::json!([]));
+    /// assert_eq!(op["responses"]["401"]["description"], "No or bad token");
+    /// # Ok::<(), pactum::ConfigError>(())
+    /// ```
+    pub fn endpoint_with<P, Q, B, R>(
+        mut self,
+        endpoint: &Endpoint<P, Q, B, R>,
+        describe: impl FnOnce(Operation) -> Operation,
+    ) -> Self
+    where
+        P: Slot + JsonSchema,
+        Q: Slot + JsonSchema,
+        B: Slot + JsonSchema,
+        R: Slot + JsonSchema,
+    {
+        self.push(endpoint, describe(Operation::new()));
+        self
+    }
+
+    /// Documents a handler's contract and gives the handler back, erased for an adapter's list.
+    ///
+    /// ```
+    /// use pactum::openapi::OpenApi;
+    /// use pactum::{handler, route, AnyHandler, Endpoint, NoContent};
+    ///
+    /// let health = Endpoint::get(route::static_path("/health")).build()?;
+    /// let mut api = OpenApi::new("Ops", "1.0.0");
+    /// let handlers: Vec<AnyHandler> = vec![
+    ///     api.register(handler(health, |_| async { Ok(NoContent) })),
+    /// ];
+    /// assert!(api.build().as_value()["paths"]["/health"]["get"].is_object());
+    /// # Ok::<(), pactum::ConfigError>(())
+    /// ```
+    pub fn register<P, Q, B, R>(&mut self, handler: Handler<P, Q, B, R>) -> AnyHandler
+    where
+        P: Slot + JsonSchema,
+        Q: Slot + JsonSchema,
+        B: Slot + JsonSchema,
+        R: Slot + JsonSchema,
+    {
+        self.register_with(handler, |op| op)
+    }
+
+    /// [`OpenApi::register`], with what the pipeline cannot know about the operation.
+    pub fn register_with<P, Q, B, R>(
+        &mut self,
+        handler: Handler<P, Q, B, R>,
+        describe: impl FnOnce(Operation) -> Operation,
+    ) -> AnyHandler
+    where
+        P: Slot + JsonSchema,
+        Q: Slot + JsonSchema,
+        B: Slot + JsonSchema,
+        R: Slot + JsonSchema,
+    {
+        self.push(handler.endpoint(), describe(Operation::new()));
+        handler.into()
+    }
+
+    fn push<P, Q, B, R>(&mut self, endpoint: &Endpoint<P, Q, B, R>, operation: Operation)
+    where
+        P: Slot + JsonSchema,
+        Q: Slot + JsonSchema,
+        B: Slot + JsonSchema,
+        R: Slot + JsonSchema,
+    {
+        let entry = Entry {
+            method: endpoint.method().clone(),
+            route: endpoint.route().clone(),
+            success: endpoint.success_status(),
+            name: endpoint.name().map(str::to_owned),
+            summary: endpoint.summary().map(str::to_owned),
+            description: endpoint.description().map(str::to_owned),
+            tags: endpoint.tags().map(str::to_owned).collect(),
+            params: declared::<P>().then_some(inline::<P> as SchemaFn),
+            query: declared::<Q>().then_some(inline::<Q> as SchemaFn),
+            body: declared::<B>().then_some(reference::<B> as SchemaFn),
+            response: declared::<R>().then_some(reference::<R> as SchemaFn),
+            operation,
+        };
+        self.entries
+            .retain(|e| e.method != entry.method || e.route.as_str() != entry.route.as_str());
+        self.entries.push(entry);
+    }
+
+    /// Builds the document.
+    pub fn build(&self) -> Document {
+        let mut requests = schema::request_generator();
+        let mut responses = schema::response_generator();
+        let error_body = Value::from(responses.subschema_for::<ErrorBody>());
+
+        let mut paths: BTreeMap<String, Map<String, Value>> = BTreeMap::new();
+        let mut operation_ids = BTreeSet::new();
+        for entry in &self.entries {
+            let operation = entry.operation_object(
+                &mut requests,
+                &mut responses,
+                &error_body,
+                &mut operation_ids,
+            );
+            paths.entry(openapi_path(&entry.route)).or_default().insert(
+                entry.method.as_str().to_ascii_lowercase(),
+                Value::Object(operation),
+            );
+        }
+
+        let (mut schemas, refs) = schema::merge_definitions(
+            requests.take_definitions(true),
+            responses.take_definitions(true),
+        );
+        let mut paths = Value::from(
+            paths
+                .into_iter()
+                .map(|(path, item)| (path, Value::Object(item)))
+                .collect::<Map<_, _>>(),
+        );
+        schema::rewrite_refs(&mut paths, &refs);
+        schemas.values_mut().for_each(schema::tighten);
+        schema::tighten(&mut paths);
+        schemas
+            .values_mut()
+            .for_each(schema::describe_optional_defaults);
+        schema::describe_optional_defaults(&mut paths);
+
+        let mut error_body = error_body;
+        schema::rewrite_refs(&mut error_body, &refs);
+        let mut components = Map::new();
+        components.insert("schemas".to_owned(), Value::Object(schemas));
+        components.insert("responses".to_owned(), standard_responses(&error_body));
+        if !self.security_schemes.is_empty() {
+            components.insert(
+                "securitySchemes".to_owned(),
+                Value::Object(self.security_schemes.clone()),
+            );
+        }
+
+        let mut info = Map::new();
+        info.insert("title".to_owned(), self.title.clone().into());
+        info.insert("version".to_owned(), self.version.clone().into());
+        if let Some(description) = &self.description {
+            info.insert("description".to_owned(), description.clone().into());
+        }
+        let mut doc = Map::new();
+        doc.insert("openapi".to_owned(), "3.1.0".into());
+        doc.insert("info".to_owned(), Value::Object(info));
+        if !self.servers.is_empty() {
+            doc.insert("servers".to_owned(), Value::Array(self.servers.clone()));
+        }
+        if !self.tags.is_empty() {
+            let tags = self
+                .tags
+                .iter()
+                .map(|(name, description)| json!({ "name": name, "description": description }))
+                .collect();
+            doc.insert("tags".to_owned(), Value::Array(tags));
+        }
+        doc.insert("paths".to_owned(), paths);
+        doc.insert("components".to_owned(), Value::Object(components));
+        Document::new(Value::Object(doc))
+    }
+}

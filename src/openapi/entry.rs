@@ -1,0 +1,162 @@
+//! [`Entry`]: one documented contract, and the Operation Object made from it.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use http::{Method, StatusCode};
+use schemars::SchemaGenerator;
+use serde_json::{json, Map, Value};
+
+use super::operation::Content;
+use super::paths::{default_operation_id, query_parameters};
+use super::pipeline_errors::standard_ref;
+use super::{Operation, SchemaFn};
+use crate::route::RouteTemplate;
+
+/// One documented contract: its erased parts and how to make its schemas.
+#[derive(Debug, Clone)]
+pub(super) struct Entry {
+    pub(super) method: Method,
+    pub(super) route: RouteTemplate,
+    pub(super) success: StatusCode,
+    pub(super) name: Option<String>,
+    pub(super) summary: Option<String>,
+    pub(super) description: Option<String>,
+    pub(super) tags: Vec<String>,
+    pub(super) params: Option<SchemaFn>,
+    pub(super) query: Option<SchemaFn>,
+    pub(super) body: Option<SchemaFn>,
+    pub(super) response: Option<SchemaFn>,
+    pub(super) operation: Operation,
+}
+
+impl Entry {
+    pub(super) fn operation_object(
+        &self,
+        requests: &mut SchemaGenerator,
+        responses: &mut SchemaGenerator,
+        error_body: &Value,
+        operation_ids: &mut BTreeSet<String>,
+    ) -> Map<String, Value> {
+        let extra = &self.operation;
+        let mut op = Map::new();
+
+        let base_id = extra
+            .operation_id
+            .clone()
+            .or_else(|| self.name.clone())
+            .unwrap_or_else(|| default_operation_id(&self.method, &self.route));
+        let mut id = base_id.clone();
+        let mut n = 2;
+        while !operation_ids.insert(id.clone()) {
+            id = format!("{base_id}_{n}");
+            n += 1;
+        }
+        op.insert("operationId".to_owned(), id.into());
+        if let Some(summary) = extra.summary.as_ref().or(self.summary.as_ref()) {
+            op.insert("summary".to_owned(), summary.clone().into());
+        }
+        if let Some(description) = extra.description.as_ref().or(self.description.as_ref()) {
+            op.insert("description".to_owned(), description.clone().into());
+        }
+        let mut tags: Vec<&String> = Vec::new();
+        for tag in self.tags.iter().chain(&extra.tags) {
+            if !tags.contains(&tag) {
+                tags.push(tag);
+            }
+        }
+        if !tags.is_empty() {
+            op.insert("tags".to_owned(), json!(tags));
+        }
+
+        let mut parameters = Vec::new();
+        let params_schema = self.params.map(|f| Value::from(f(requests)));
+        parameters.extend(self.path_parameters(params_schema.as_ref(), requests));
+        if let Some(make) = self.query {
+            let schema = Value::from(make(requests));
+            parameters.extend(query_parameters(&schema, requests));
+        }
+        if !parameters.is_empty() {
+            op.insert("parameters".to_owned(), Value::Array(parameters));
+        }
+        if let Some(make) = self.body {
+            let schema = Value::from(make(requests));
+            op.insert(
+                "requestBody".to_owned(),
+                json!({
+                    "required": true,
+                    "content": { "application/json": { "schema": schema } }
+                }),
+            );
+        }
+
+        let mut answers: BTreeMap<String, (Value, Option<&str>)> = BTreeMap::new();
+        let success = self.success;
+        let mut ok = json!({ "description": reason(success) });
+        if let Some(make) = self.response {
+            if success != StatusCode::NO_CONTENT && success != StatusCode::NOT_MODIFIED {
+                ok["content"] = json!({ "application/json": { "schema": make(responses) } });
+            }
+        }
+        answers.insert(success.as_str().to_owned(), (ok, None));
+        let has_input = self.params.is_some() || self.query.is_some() || self.body.is_some();
+        let has_params = self.route.param_names().next().is_some();
+        let has_body = self.body.is_some();
+        for (status, applies) in [
+            (400, has_input),
+            (404, has_params),
+            (413, has_body),
+            (415, has_body),
+            (500, true),
+        ] {
+            if let (true, Some((reference, description))) = (applies, standard_ref(status)) {
+                answers.insert(status.to_string(), (reference, Some(description)));
+            }
+        }
+        for declared in &extra.responses {
+            let key = declared
+                .status
+                .map_or_else(|| "default".to_owned(), |s| s.as_str().to_owned());
+            let mut response = json!({ "description": declared.description });
+            let schema = match declared.content {
+                Content::Empty => None,
+                Content::Error => Some(error_body.clone()),
+                Content::Json(make) => Some(Value::from(make(responses))),
+            };
+            if let Some(schema) = schema {
+                response["content"] = json!({ "application/json": { "schema": schema } });
+            }
+            if let Some((_, Some(library))) = answers.get(&key) {
+                response["description"] =
+                    format!("{}\n\nFrom pactum: {library}", declared.description).into();
+            }
+            answers.insert(key, (response, None));
+        }
+        op.insert(
+            "responses".to_owned(),
+            Value::Object(answers.into_iter().map(|(k, (v, _))| (k, v)).collect()),
+        );
+
+        if !extra.security.is_empty() {
+            let requirements = extra
+                .security
+                .iter()
+                .map(|name| {
+                    let mut requirement = Map::new();
+                    requirement.insert(name.clone(), json!([]));
+                    Value::Object(requirement)
+                })
+                .collect();
+            op.insert("security".to_owned(), Value::Array(requirements));
+        }
+        if extra.deprecated {
+            op.insert("deprecated".to_owned(), true.into());
+        }
+        op
+    }
+}
+
+fn reason(status: StatusCode) -> String {
+    status
+        .canonical_reason()
+        .map_or_else(|| status.as_str().to_owned(), str::to_owned)
+}

@@ -1,0 +1,106 @@
+//! pactum's own types: the empty slot markers, and the error body with its details.
+
+use std::borrow::Cow;
+
+use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
+
+use crate::contract::{NoBody, NoContent, NoParams, NoQuery};
+use crate::error::{Detail, ErrorBody, PathSegment};
+
+macro_rules! marker_schema {
+    ($($name:ident),*) => {$(
+        /// An empty slot: `null` when written, anything (ignored) when read.
+        impl JsonSchema for $name {
+            fn inline_schema() -> bool {
+                true
+            }
+            fn schema_name() -> Cow<'static, str> {
+                Cow::Borrowed(stringify!($name))
+            }
+            fn schema_id() -> Cow<'static, str> {
+                Cow::Borrowed(concat!("pactum::", stringify!($name)))
+            }
+            fn json_schema(generator: &mut SchemaGenerator) -> Schema {
+                if generator.contract().is_deserialize() {
+                    Schema::from(true)
+                } else {
+                    json_schema!({ "type": "null" })
+                }
+            }
+        }
+    )*};
+}
+
+marker_schema!(NoParams, NoQuery, NoBody, NoContent);
+
+impl JsonSchema for PathSegment {
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("PathSegment")
+    }
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed("pactum::PathSegment")
+    }
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        json_schema!({
+            "description": "One step of a detail's path: a list index or a field name.",
+            "anyOf": [
+                { "type": "integer", "minimum": 0 },
+                { "type": "string" }
+            ]
+        })
+    }
+}
+
+impl JsonSchema for Detail {
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("Detail")
+    }
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed("pactum::Detail")
+    }
+    fn json_schema(generator: &mut SchemaGenerator) -> Schema {
+        let segment = generator.subschema_for::<PathSegment>();
+        json_schema!({
+            "description": "One failing field: where it is and what is wrong with it.",
+            "type": "object",
+            "properties": {
+                "path": {
+                    "description": "From the root of the value to the field, e.g. `[\"items\", 1, \"qty\"]`.",
+                    "type": "array",
+                    "items": segment
+                },
+                "message": {
+                    "description": "A readable message, e.g. `length must be between 1 and 50`.",
+                    "type": "string"
+                }
+            },
+            "required": ["path", "message"]
+        })
+    }
+}
+
+impl JsonSchema for ErrorBody {
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ErrorBody")
+    }
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed("pactum::ErrorBody")
+    }
+    fn json_schema(generator: &mut SchemaGenerator) -> Schema {
+        let detail = generator.subschema_for::<Detail>();
+        json_schema!({
+            "description": "The body of every error answer.",
+            "type": "object",
+            "properties": {
+                "error": { "description": "The readable message.", "type": "string" },
+                "details": {
+                    "description": "One entry per failing field, where the error has them.",
+                    "type": "array",
+                    "items": detail
+                },
+                "code": { "description": "A machine-readable code, where the error carries one.", "type": "string" }
+            },
+            "required": ["error"]
+        })
+    }
+}

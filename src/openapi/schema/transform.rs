@@ -1,0 +1,202 @@
+//! The clean-ups that make schemars' output describe exactly what the pipeline accepts: no
+//! `null` where it cannot be written, the bounds of sized integers, `validator`'s email
+//! pattern, defaults of optional properties in their descriptions.
+
+use serde_json::Value;
+
+/// Removes `null` from a schema (an `Option` field read from a path or query string, where
+/// `null` cannot be written: absent is how `None` is sent), and a `null` default.
+pub(crate) fn strip_null(schema: &mut Value) {
+    let Some(object) = schema.as_object_mut() else {
+        return;
+    };
+    if let Some(Value::Array(types)) = object.get_mut("type") {
+        types.retain(|t| t != "null");
+        if types.len() == 1 {
+            let only = types.remove(0);
+            object.insert("type".to_owned(), only);
+        }
+    }
+    for key in ["anyOf", "oneOf"] {
+        let Some(Value::Array(variants)) = object.get_mut(key) else {
+            continue;
+        };
+        variants.retain(|v| v.get("type").and_then(Value::as_str) != Some("null"));
+        if variants.len() == 1 {
+            let only = variants.remove(0);
+            object.remove(key);
+            if let Value::Object(only) = only {
+                for (k, v) in only {
+                    object.entry(k).or_insert(v);
+                }
+            }
+        }
+    }
+    if object.get("default") == Some(&Value::Null) {
+        object.remove("default");
+    }
+}
+
+/// The bounds of the integer formats schemars writes. schemars gives `u32`, `u64`, `usize`,
+/// `i32`, `i64` and `isize` no `maximum` (and the signed ones no `minimum`), so a generated
+/// request could hold a number serde refuses; with these the schema says what serde accepts.
+fn integer_bounds(format: &str) -> Option<(Value, Value)> {
+    Some(match format {
+        "int8" => (i8::MIN.into(), i8::MAX.into()),
+        "int16" => (i16::MIN.into(), i16::MAX.into()),
+        "int32" => (i32::MIN.into(), i32::MAX.into()),
+        "int64" => (i64::MIN.into(), i64::MAX.into()),
+        "int" => ((isize::MIN as i64).into(), (isize::MAX as i64).into()),
+        "uint8" => (0.into(), u8::MAX.into()),
+        "uint16" => (0.into(), u16::MAX.into()),
+        "uint32" => (0.into(), u32::MAX.into()),
+        "uint64" => (0.into(), u64::MAX.into()),
+        "uint" => (0.into(), (usize::MAX as u64).into()),
+        _ => return None,
+    })
+}
+
+/// What `validator`'s `email` rule accepts: the HTML5 definition it implements (ASCII domains;
+/// it also takes internationalised ones). schemars writes `format: email`, which means RFC 5321
+/// addresses — another set (`a.@example.com` is HTML5-valid only) — and is a mere annotation
+/// in JSON Schema 2020-12 (so `""` would pass it): the pattern replaces it.
+const EMAIL_PATTERN: &str = "^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$";
+
+/// Makes every schema in `value` say what serde and `validator` accept: the bounds of sized
+/// integers (see [`integer_bounds`]) and [`EMAIL_PATTERN`] in place of `format: email`.
+pub(crate) fn tighten(value: &mut Value) {
+    match value {
+        Value::Object(object) => {
+            let is_string = match object.get("type") {
+                Some(Value::String(t)) => t == "string",
+                Some(Value::Array(ts)) => ts.iter().any(|t| t == "string"),
+                _ => false,
+            };
+            if is_string && object.get("format").and_then(Value::as_str) == Some("email") {
+                object.remove("format");
+                object
+                    .entry("pattern")
+                    .or_insert_with(|| EMAIL_PATTERN.into());
+            }
+            let is_integer = match object.get("type") {
+                Some(Value::String(t)) => t == "integer",
+                Some(Value::Array(ts)) => ts.iter().any(|t| t == "integer"),
+                _ => false,
+            };
+            let bounds = object
+                .get("format")
+                .and_then(Value::as_str)
+                .and_then(integer_bounds);
+            if let (true, Some((min, max))) = (is_integer, bounds) {
+                if !object.contains_key("minimum") && !object.contains_key("exclusiveMinimum") {
+                    object.insert("minimum".to_owned(), min);
+                }
+                if !object.contains_key("maximum") && !object.contains_key("exclusiveMaximum") {
+                    object.insert("maximum".to_owned(), max);
+                }
+            }
+            object.values_mut().for_each(tighten);
+        }
+        Value::Array(items) => items.iter_mut().for_each(tighten),
+        _ => {}
+    }
+}
+
+/// Moves the `default` of every optional property into its description (`Default: `[]`.`).
+///
+/// Generators read a property's `default` as "always present": openapi-typescript, by
+/// default, makes such a property required in every type made from `components/schemas`, so
+/// a generated request type would force a field the server fills in. An optional property
+/// keeps its documented default, and callers may leave it out. (Parameters keep theirs:
+/// generators exempt them.)
+pub(crate) fn describe_optional_defaults(value: &mut Value) {
+    match value {
+        Value::Object(object) => {
+            let required: Vec<String> = object
+                .get("required")
+                .and_then(Value::as_array)
+                .map(|names| {
+                    names
+                        .iter()
+                        .filter_map(|n| n.as_str().map(str::to_owned))
+                        .collect()
+                })
+                .unwrap_or_default();
+            if let Some(Value::Object(properties)) = object.get_mut("properties") {
+                for (name, property) in properties.iter_mut() {
+                    let Value::Object(property) = property else {
+                        continue;
+                    };
+                    if required.contains(name) {
+                        continue;
+                    }
+                    let Some(default) = property.remove("default") else {
+                        continue;
+                    };
+                    let note = format!("Default: `{default}`.");
+                    match property.get_mut("description") {
+                        Some(Value::String(text)) => {
+                            text.push_str("\n\n");
+                            text.push_str(&note);
+                        }
+                        _ => {
+                            property.insert("description".to_owned(), note.into());
+                        }
+                    }
+                }
+            }
+            object.values_mut().for_each(describe_optional_defaults);
+        }
+        Value::Array(items) => items.iter_mut().for_each(describe_optional_defaults),
+        _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn integers_get_their_type_bounds() {
+        let mut schema = json!({
+            "properties": {
+                "a": { "type": "integer", "format": "uint32", "minimum": 0 },
+                "b": { "type": ["integer", "null"], "format": "int64" },
+                "c": { "type": "integer", "format": "uint16", "minimum": 1, "maximum": 9 },
+                "d": { "type": "string", "format": "uint32" }
+            }
+        });
+        tighten(&mut schema);
+        assert_eq!(schema["properties"]["a"]["maximum"], json!(u32::MAX));
+        assert_eq!(schema["properties"]["b"]["minimum"], json!(i64::MIN));
+        assert_eq!(schema["properties"]["c"]["maximum"], json!(9));
+        assert_eq!(schema["properties"]["d"].get("maximum"), None);
+    }
+
+    #[test]
+    fn emails_get_validators_pattern() {
+        let mut schema = json!({ "type": ["string", "null"], "format": "email" });
+        tighten(&mut schema);
+        assert_eq!(schema.get("format"), None);
+        let pattern = schema["pattern"].as_str().unwrap();
+        assert!(pattern.starts_with("^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]{1,64}@"));
+        assert!(pattern.contains("(?:\\.[A-Za-z0-9]"));
+    }
+
+    #[test]
+    fn null_is_stripped() {
+        let mut schema = json!({ "type": ["boolean", "null"], "default": null });
+        strip_null(&mut schema);
+        assert_eq!(schema, json!({ "type": "boolean" }));
+        let mut schema = json!({
+            "description": "x",
+            "anyOf": [{ "$ref": "#/components/schemas/A" }, { "type": "null" }]
+        });
+        strip_null(&mut schema);
+        assert_eq!(
+            schema,
+            json!({ "description": "x", "$ref": "#/components/schemas/A" })
+        );
+    }
+}

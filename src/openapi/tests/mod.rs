@@ -1,0 +1,22 @@
+//! The generated document, by topic: the parts of an operation, the schemas of the two
+//! directions, and the document served beside the handlers it describes.
+
+mod operations;
+mod serving;
+mod views;
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use validator::Validate;
+
+use super::OpenApi;
+
+fn doc(api: OpenApi) -> Value {
+    api.build().as_value().clone()
+}
+
+#[derive(Serialize, Deserialize, Validate, JsonSchema)]
+struct FilePath {
+    path: String,
+}
