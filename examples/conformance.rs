@@ -19,7 +19,7 @@
 
 // Shared with the end-to-end tests and the typed client, which use more of it than this binary.
 #[allow(unreachable_pub, missing_docs, dead_code)]
-#[path = "conformance/api.rs"]
+#[path = "conformance/api/mod.rs"]
 mod api;
 
 use std::io::Write;

@@ -6,7 +6,7 @@
 #![allow(unreachable_pub)]
 
 #[allow(dead_code, unreachable_pub, missing_docs)]
-#[path = "../examples/conformance/api.rs"]
+#[path = "../examples/conformance/api/mod.rs"]
 mod api;
 
 use std::collections::BTreeSet;

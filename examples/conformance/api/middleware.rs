@@ -1,0 +1,123 @@
+//! The routes behind middleware (bearer auth, the order of two), and the middleware.
+
+use pactum::http::{HeaderName, HeaderValue};
+use pactum::schemars::{self, JsonSchema};
+use pactum::validator::Validate;
+use pactum::{middleware, route, Endpoint, HttpError, Middleware, NoBody, NoParams, NoQuery};
+use serde::{Deserialize, Serialize};
+
+use super::built;
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Validate, JsonSchema)]
+pub struct Me {
+    pub user: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Validate, JsonSchema)]
+pub struct NewNote {
+    #[validate(length(min = 1, max = 200))]
+    pub text: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Validate, JsonSchema)]
+pub struct Note {
+    pub user: String,
+    pub text: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Validate, JsonSchema)]
+pub struct Trace {
+    pub trace: Vec<String>,
+}
+
+pub fn me() -> Endpoint<NoParams, NoQuery, NoBody, Me> {
+    built(
+        Endpoint::get(route::static_path("/me"))
+            .response::<Me>()
+            .middleware(auth())
+            .name("me")
+            .summary("The authenticated user")
+            .tag("auth")
+            .build(),
+    )
+}
+
+pub fn create_note() -> Endpoint<NoParams, NoQuery, NewNote, Note> {
+    built(
+        Endpoint::post(route::static_path("/me/notes"))
+            .body::<NewNote>()
+            .response::<Note>()
+            .middleware(auth())
+            .name("createNote")
+            .summary("Create a note as the authenticated user")
+            .tag("auth")
+            .build(),
+    )
+}
+
+pub fn trace() -> Endpoint<NoParams, NoQuery, NoBody, Trace> {
+    built(
+        Endpoint::get(route::static_path("/trace"))
+            .response::<Trace>()
+            .middleware(tracer("outer"))
+            .middleware(tracer("inner"))
+            .name("trace")
+            .summary("The order two middleware ran in")
+            .tag("middleware")
+            .build(),
+    )
+}
+
+/// The authenticated user, attached by [`auth`] and read by the handlers.
+#[derive(Debug, Clone)]
+pub struct AuthUser(pub String);
+
+/// `Authorization: Bearer secret-token` → `AuthUser("alice")`; anything else is a 401. It runs
+/// before the body is parsed, so an unauthenticated request never has its body read.
+pub fn auth() -> Middleware {
+    middleware::from_fn(|mut req, next| async move {
+        let header = req
+            .headers()
+            .get("authorization")
+            .and_then(|v| v.to_str().ok());
+        let token = header
+            .and_then(|v| v.strip_prefix("Bearer "))
+            .ok_or_else(|| {
+                HttpError::unauthorized("Unauthorized").with_www_authenticate("Bearer")
+            })?;
+        if token != "secret-token" {
+            return Err(HttpError::unauthorized("Invalid token")
+                .with_www_authenticate("Bearer")
+                .into());
+        }
+        req.extensions_mut().insert(AuthUser("alice".to_owned()));
+        next.run(req).await
+    })
+}
+
+/// The names the trace middleware saw on the way in, in order.
+#[derive(Debug, Clone, Default)]
+pub struct TraceLog(pub Vec<String>);
+
+const TRACE_AFTER: HeaderName = HeaderName::from_static("x-trace-after");
+
+/// Records `name:before` on the way in, and appends `name` to `x-trace-after` on the way out.
+pub fn tracer(name: &'static str) -> Middleware {
+    middleware::from_fn(move |mut req, next| async move {
+        let log = req.extensions_mut().get_or_insert_default::<TraceLog>();
+        log.0.push(format!("{name}:before"));
+        let mut response = next.run(req).await?;
+        let after = match response
+            .headers()
+            .get(&TRACE_AFTER)
+            .and_then(|v| v.to_str().ok())
+        {
+            Some(earlier) => format!("{earlier},{name}"),
+            None => name.to_owned(),
+        };
+        let value = HeaderValue::from_str(&after)
+            .map_err(|e| HttpError::internal("bad trace header").with_source(e))?;
+        response.headers_mut().insert(TRACE_AFTER, value);
+        Ok(response)
+    })
+}

@@ -1,0 +1,30 @@
+//! The conformance API of FIXTURE.md: its types, contracts and handlers, shared by
+//! `examples/conformance.rs`, the end-to-end tests of both adapters, and the typed client.
+//!
+//! By concern: the users resource (`users`), the routes behind middleware and the middleware
+//! (`middleware`), the routes that fail on purpose (`errors`), the other routes (`misc`), the
+//! OpenAPI document (`openapi`), and the handlers over an in-memory store (`handlers`). Every
+//! public item is re-exported here: includers use `api::X`.
+
+mod errors;
+mod handlers;
+mod middleware;
+mod misc;
+mod openapi;
+mod users;
+
+pub use errors::*;
+pub use handlers::*;
+pub use middleware::*;
+pub use misc::*;
+pub use openapi::*;
+pub use users::*;
+
+use pactum::Endpoint;
+
+/// Contracts are built from literals here, so a failure is a bug in this file.
+fn built<P, Q, B, R>(
+    result: Result<Endpoint<P, Q, B, R>, pactum::ConfigError>,
+) -> Endpoint<P, Q, B, R> {
+    result.unwrap_or_else(|e| panic!("invalid contract: {e}"))
+}

@@ -1,0 +1,76 @@
+//! The OpenAPI document, served at `GET /openapi.json`.
+
+use pactum::http::StatusCode;
+use pactum::openapi::OpenApi;
+
+use super::{
+    bad_response, create_note, create_user, delete_user, echo, get_file, get_repo, get_user,
+    health, list_users, me, panic_error, plain_error, replace_user, slow, status_error, trace,
+    update_user,
+};
+
+/// Where the fixture serves its OpenAPI document.
+pub const OPENAPI_PATH: &str = "/openapi.json";
+
+/// The fixture's OpenAPI 3.1 document: every contract above, plus what the pipeline cannot
+/// know — the errors the handlers and the auth middleware return, and the bearer scheme.
+pub fn openapi() -> OpenApi {
+    let user_not_found = "`User not found`: no user has this id.";
+    let email_exists = "`Email already exists`: another user has this email (case-insensitive).";
+    let unauthorized = "`Unauthorized` without a bearer token, `Invalid token` with another token \
+                        than `secret-token`; the body is not read.";
+    OpenApi::new("pactum conformance fixture", env!("CARGO_PKG_VERSION"))
+        .description(
+            "Every behaviour of pactum behind one server (FIXTURE.md). Users live in memory; \
+             `/errors/*` fail on purpose.",
+        )
+        .bearer_auth("bearer")
+        .tag("users", "A CRUD resource with a paged, filtered list")
+        .tag("routing", "Pattern and catch-all params")
+        .tag(
+            "auth",
+            "Bearer-token middleware, run before the body is read",
+        )
+        .tag("middleware", "Middleware order")
+        .tag("errors", "Routes that fail on purpose")
+        .tag("validation", "Nested validation details")
+        .tag("ops", "Health and timing")
+        .endpoint(&health())
+        .endpoint(&list_users())
+        .endpoint_with(&create_user(), |op| {
+            op.error(StatusCode::CONFLICT, email_exists)
+        })
+        .endpoint_with(&get_user(), |op| {
+            op.error(StatusCode::NOT_FOUND, user_not_found)
+        })
+        .endpoint_with(&replace_user(), |op| {
+            op.error(StatusCode::NOT_FOUND, user_not_found)
+                .error(StatusCode::CONFLICT, email_exists)
+        })
+        .endpoint_with(&update_user(), |op| {
+            op.error(StatusCode::NOT_FOUND, user_not_found)
+                .error(StatusCode::CONFLICT, email_exists)
+        })
+        .endpoint_with(&delete_user(), |op| {
+            op.error(StatusCode::NOT_FOUND, user_not_found)
+        })
+        .endpoint(&get_repo())
+        .endpoint(&get_file())
+        .endpoint_with(&me(), |op| {
+            op.security("bearer")
+                .error(StatusCode::UNAUTHORIZED, unauthorized)
+        })
+        .endpoint_with(&create_note(), |op| {
+            op.security("bearer")
+                .error(StatusCode::UNAUTHORIZED, unauthorized)
+        })
+        .endpoint(&trace())
+        .endpoint(&plain_error())
+        .endpoint_with(&status_error(), |op| {
+            op.default_error("`custom error`, with the status given in the path.")
+        })
+        .endpoint(&panic_error())
+        .endpoint(&bad_response())
+        .endpoint(&echo())
+        .endpoint(&slow())
+}
