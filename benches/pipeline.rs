@@ -1,6 +1,6 @@
 //! Criterion micro-benchmarks of the pipeline's parts: route matching with 10, 100 and
 //! 1 000 routes; params and query parsing; body parsing + validation (small and nested);
-//! response check + serialisation; and the whole pipeline through `create_handler`, without
+//! response check + serialisation; and the whole pipeline through `pactum::service`, without
 //! sockets.
 //!
 //! `cargo bench --bench pipeline` (add a filter: `cargo bench --bench pipeline -- route`).
@@ -277,8 +277,8 @@ fn bench_service(c: &mut Criterion) {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .build()
         .expect("runtime");
-    let mut service = pactum::create_handler(api::handlers()).expect("valid handlers");
-    let mut group = c.benchmark_group("create_handler");
+    let mut service = pactum::service(api::handlers()).expect("valid handlers");
+    let mut group = c.benchmark_group("service");
     for (endpoint, status) in [("hello", 200), ("posts", 200), ("create", 201)] {
         let response = runtime
             .block_on(service.call(request(endpoint)))

@@ -7,7 +7,7 @@
 //!      -H 'access-control-request-method: GET'
 //! ```
 
-use pactum::{create_handler, handler, route, Endpoint, ServerOptions};
+use pactum::{handler, route, Endpoint, ServerOptions};
 use serde::{Deserialize, Serialize};
 use tower::ServiceBuilder;
 use tower_http::cors::CorsLayer;
@@ -27,7 +27,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let hello = Endpoint::get(route::static_path("/hello"))
         .response::<Hello>()
         .build()?;
-    let api = create_handler(vec![handler(hello, |_| async {
+    let api = pactum::service(vec![handler(hello, |_| async {
         Ok(Hello {
             message: "hello".into(),
         })

@@ -8,7 +8,7 @@
 //! ```
 
 use pactum::http::header::{HeaderValue, CONTENT_TYPE};
-use pactum::{handler, route, Ctx, Endpoint, Error, NoParams, Response, ServerOptions};
+use pactum::{handler, route, Ctx, Endpoint, Error, NoParams, Pipeline, Response, ServerOptions};
 use serde::{Deserialize, Serialize};
 use validator::Validate;
 
@@ -57,7 +57,9 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         })
     })
     .into()];
-    let server = pactum::serve(handlers, ServerOptions::new().error_formatter(problem)).await?;
+    // The error formatter is a pipeline setting: every adapter serving this pipeline uses it.
+    let app = Pipeline::builder(handlers).error_formatter(problem);
+    let server = pactum::serve(app, ServerOptions::new()).await?;
     tracing::info!(addr = %server.local_addr(), "try /square?n=12 and /square?n=abc");
     server.shutdown_on_signal().await;
     Ok(())

@@ -9,7 +9,7 @@ use http_body_util::{BodyExt, LengthLimitError, Limited};
 
 use crate::body::Body;
 use crate::contract::Slot;
-use crate::error::{Detail, Error, HttpError};
+use crate::error::{Detail, Error, HttpError, Rejection};
 use crate::json_shape::Json;
 use crate::request::RawParams;
 use crate::shape::{self, Collected, Node};
@@ -127,7 +127,7 @@ pub(crate) async fn body<B: Slot>(
         return Ok(empty);
     }
     if !is_json(headers) {
-        return Err(HttpError::unsupported_media_type("Unsupported media type").into());
+        return Err(Rejection::UnsupportedMediaType.error().into());
     }
     let declared = headers
         .get(CONTENT_LENGTH)
@@ -141,16 +141,14 @@ pub(crate) async fn body<B: Slot>(
 }
 
 fn too_large() -> Error {
-    HttpError::payload_too_large("Payload too large").into()
+    Rejection::PayloadTooLarge.error().into()
 }
 
 async fn read_limited(body: Body, limit: usize) -> Result<Bytes, Error> {
     match Limited::new(body, limit).collect().await {
         Ok(collected) => Ok(collected.to_bytes()),
         Err(e) if e.is::<LengthLimitError>() => Err(too_large()),
-        Err(e) => Err(HttpError::bad_request("Failed to read request body")
-            .with_source(e)
-            .into()),
+        Err(e) => Err(Rejection::BodyUnreadable.error().with_source(e).into()),
     }
 }
 
@@ -176,7 +174,8 @@ pub(crate) fn json<B: Slot>(bytes: &[u8]) -> Result<B, Error> {
 }
 
 fn invalid_json(error: &serde_json::Error) -> Error {
-    HttpError::bad_request("Invalid JSON")
+    Rejection::InvalidJson
+        .error()
         .with_details(vec![Detail::new(Vec::new(), error.to_string())])
         .into()
 }

@@ -11,7 +11,7 @@ use http::StatusCode;
 use crate::context::{Ctx, ResponseParts};
 use crate::contract::{Endpoint, EndpointSpec, Presence, Slot};
 use crate::decode;
-use crate::error::{Error, HttpError};
+use crate::error::{Error, Rejection};
 use crate::request::{BoxFuture, CallHandler, Request};
 use crate::response::Response;
 use crate::validation::details_from_rules;
@@ -93,7 +93,8 @@ impl<P, Q, B, R> Handler<P, Q, B, R> {
 }
 
 /// The pipeline's steps for this contract, one at a time: what the criterion benchmarks in
-/// `benches/` measure. Not a stable API.
+/// `benches/` measure. Not an API: behind the private `__bench` feature.
+#[cfg(feature = "__bench")]
 #[doc(hidden)]
 impl<P: Slot, Q: Slot, B: Slot, R: Slot> Handler<P, Q, B, R> {
     /// Deserialises and validates percent-decoded path params, as the pipeline does.
@@ -238,7 +239,7 @@ fn respond<R: Slot>(
     if let Err(errors) = value.check() {
         let details = details_from_rules(&errors);
         tracing::error!(route = %spec.route, ?details, "response failed its rules");
-        return Err(HttpError::internal("Response validation failed").into());
+        return Err(Rejection::ResponseValidationFailed.error().into());
     }
     let parts = parts.take();
     let status = parts.status.unwrap_or_else(|| spec.success_status());
@@ -246,10 +247,11 @@ fn respond<R: Slot>(
         && status != StatusCode::NO_CONTENT
         && status != StatusCode::NOT_MODIFIED;
     let body = if has_body {
-        Bytes::from(
-            serde_json::to_vec(value)
-                .map_err(|e| HttpError::internal("Response serialization failed").with_source(e))?,
-        )
+        Bytes::from(serde_json::to_vec(value).map_err(|e| {
+            Rejection::ResponseSerializationFailed
+                .error()
+                .with_source(e)
+        })?)
     } else {
         Bytes::new()
     };

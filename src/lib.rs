@@ -32,15 +32,29 @@ pub use contract::{
     Absent, BodyUnset, Declared, Endpoint, EndpointBuilder, NoBody, NoContent, NoParams, NoQuery,
     ParamsFit, ParamsUnset, Presence, QueryUnset, ResponseUnset, Slot,
 };
-pub use error::{BoxError, ConfigError, Detail, Error, ErrorBody, HttpError, PathSegment};
+pub use error::{
+    BoxError, ConfigError, Detail, Error, ErrorBody, HttpError, PathSegment, Rejection,
+};
 pub use handler::{handler, AnyHandler, Handler};
 pub use middleware::Middleware;
-pub use pipeline::{ErrorFormatter, Pipeline, PipelineBuilder, Routed, DEFAULT_BODY_LIMIT};
+pub use pipeline::{
+    AnswerMode, ErrorFormatter, IntoPipeline, Pipeline, PipelineBuilder, Routed, DEFAULT_BODY_LIMIT,
+};
 pub use response::Response;
 
 #[cfg(feature = "server")]
 #[cfg_attr(docsrs, doc(cfg(feature = "server")))]
-pub use server::*;
+#[allow(deprecated)]
+pub use server::create_handler;
+#[cfg(feature = "tls")]
+#[cfg_attr(docsrs, doc(cfg(feature = "tls")))]
+pub use server::TlsConfig;
+#[cfg(feature = "server")]
+#[cfg_attr(docsrs, doc(cfg(feature = "server")))]
+pub use server::{
+    serve, serve_service, service, shutdown_signal, PactumService, ResponseFuture, Servable,
+    ServeError, Server, ServerOptions,
+};
 
 #[doc(no_inline)]
 pub use http;

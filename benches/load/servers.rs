@@ -39,7 +39,7 @@ pub(crate) enum ServerKind {
     Warp,
     PactumNative,
     PactumWarp,
-    /// `create_handler`'s service on the shared accept loop: pactum's pipeline without its
+    /// `pactum::service` on the shared accept loop: pactum's pipeline without its
     /// server, to tell the two costs apart (not in the default set).
     PactumService,
 }
@@ -133,7 +133,7 @@ async fn start(kind: ServerKind) -> u16 {
                     tokio::spawn(serve_loop(listener, TowerToHyperService::new(service)));
                 }
                 ServerKind::PactumService => {
-                    let service = pactum::create_handler(api::handlers()).expect("valid handlers");
+                    let service = pactum::service(api::handlers()).expect("valid handlers");
                     tokio::spawn(serve_loop(listener, TowerToHyperService::new(service)));
                 }
                 ServerKind::PactumNative => unreachable!(),

@@ -8,7 +8,7 @@ use http::{Method, StatusCode};
 
 use super::method::{AllowsBody, ContractMethod, Delete, Get, Patch, Post, Put};
 use super::slot::{Declared, NoBody, NoContent, NoParams, NoQuery, Slot};
-use super::{Endpoint, EndpointSpec};
+use super::{Endpoint, EndpointSpec, Settings};
 use crate::error::ConfigError;
 use crate::introspect::struct_fields;
 use crate::middleware::Middleware;
@@ -22,24 +22,13 @@ use crate::route::{Dynamic, HasParams, Pattern, Route, RouteTemplate, Static};
 #[must_use = "call `.build()` to get the endpoint"]
 pub struct EndpointBuilder<M, K, P = NoParams, Q = NoQuery, B = NoBody, R = NoContent> {
     route: Cow<'static, str>,
+    dot_segments_allowed: bool,
     settings: Settings,
     _types: PhantomData<Marker<M, K, P, Q, B, R>>,
 }
 
 /// Keeps the builder `Send + Sync` and covariant whatever its type parameters.
 type Marker<M, K, P, Q, B, R> = fn() -> (M, K, (P, Q, B, R));
-
-#[derive(Default)]
-struct Settings {
-    dot_segments_allowed: bool,
-    middleware: Vec<Middleware>,
-    body_limit: Option<usize>,
-    status: Option<StatusCode>,
-    name: Option<Cow<'static, str>>,
-    description: Option<Cow<'static, str>>,
-    summary: Option<Cow<'static, str>>,
-    tags: Vec<Cow<'static, str>>,
-}
 
 impl<M, K, P, Q, B, R> std::fmt::Debug for EndpointBuilder<M, K, P, Q, B, R> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -55,13 +44,10 @@ macro_rules! start {
             $(
                 $(#[$doc])*
                 pub fn $fn<K: Route>(route: K) -> EndpointBuilder<$marker, K> {
-                    let settings = Settings {
-                        dot_segments_allowed: route.allows_dot_segments(),
-                        ..Settings::default()
-                    };
                     EndpointBuilder {
+                        dot_segments_allowed: route.allows_dot_segments(),
                         route: route.into_path(),
-                        settings,
+                        settings: Settings::default(),
                         _types: PhantomData,
                     }
                 }
@@ -137,6 +123,7 @@ impl<M, K, P, Q, B, R> EndpointBuilder<M, K, P, Q, B, R> {
     fn retype<P2, Q2, B2, R2>(self) -> EndpointBuilder<M, K, P2, Q2, B2, R2> {
         EndpointBuilder {
             route: self.route,
+            dot_segments_allowed: self.dot_segments_allowed,
             settings: self.settings,
             _types: PhantomData,
         }
@@ -254,28 +241,12 @@ impl<M, K, P, Q, B, R> EndpointBuilder<M, K, P, Q, B, R> {
         R: Slot,
     {
         let mut route = RouteTemplate::parse(self.route, K::KIND)?;
-        route.set_allows_dot_segments(self.settings.dot_segments_allowed);
+        route.set_allows_dot_segments(self.dot_segments_allowed);
         check_param_names::<P>(&route)?;
-        let Settings {
-            dot_segments_allowed: _,
-            middleware,
-            body_limit,
-            status,
-            name,
-            description,
-            summary,
-            tags,
-        } = self.settings;
         let spec = EndpointSpec {
             method: M::METHOD,
             route,
-            middleware: middleware.into(),
-            body_limit,
-            status,
-            name,
-            description,
-            summary,
-            tags: tags.into(),
+            settings: self.settings,
             has_response: <R::Presence as super::Presence>::DECLARED,
         };
         Ok(Endpoint {

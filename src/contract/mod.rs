@@ -2,6 +2,7 @@
 
 mod builder;
 pub mod method;
+mod settings;
 mod slot;
 
 use std::borrow::Cow;
@@ -17,6 +18,8 @@ pub use slot::{Absent, Declared, NoBody, NoContent, NoParams, NoQuery, Presence,
 use crate::error::{Error, HttpError};
 use crate::middleware::Middleware;
 use crate::route::RouteTemplate;
+
+pub(crate) use settings::Settings;
 
 /// One HTTP operation: method, route, and the types of its params `P`, query `Q`, JSON body
 /// `B` and JSON response `R`, with their validation rules and middleware.
@@ -69,19 +72,13 @@ type Slots<P, Q, B, R> = fn() -> (P, Q, (B, R));
 pub(crate) struct EndpointSpec {
     pub(crate) method: Method,
     pub(crate) route: RouteTemplate,
-    pub(crate) middleware: Arc<[Middleware]>,
-    pub(crate) body_limit: Option<usize>,
-    status: Option<StatusCode>,
-    name: Option<Cow<'static, str>>,
-    description: Option<Cow<'static, str>>,
-    summary: Option<Cow<'static, str>>,
-    tags: Arc<[Cow<'static, str>]>,
+    pub(crate) settings: Settings,
     has_response: bool,
 }
 
 impl EndpointSpec {
     pub(crate) fn success_status(&self) -> StatusCode {
-        match self.status {
+        match self.settings.status {
             Some(status) => status,
             None if self.method == Method::POST => StatusCode::CREATED,
             None if !self.has_response => StatusCode::NO_CONTENT,
@@ -113,32 +110,32 @@ impl<P, Q, B, R> Endpoint<P, Q, B, R> {
 
     /// The contract's own body size limit, if it overrides the server's.
     pub fn body_limit(&self) -> Option<usize> {
-        self.spec.body_limit
+        self.spec.settings.body_limit
     }
 
     /// The operation's name, if set.
     pub fn name(&self) -> Option<&str> {
-        self.spec.name.as_deref()
+        self.spec.settings.name.as_deref()
     }
 
     /// The operation's description, if set.
     pub fn description(&self) -> Option<&str> {
-        self.spec.description.as_deref()
+        self.spec.settings.description.as_deref()
     }
 
     /// The operation's one-line summary, if set.
     pub fn summary(&self) -> Option<&str> {
-        self.spec.summary.as_deref()
+        self.spec.settings.summary.as_deref()
     }
 
     /// The operation's tags, in the order they were added.
     pub fn tags(&self) -> impl ExactSizeIterator<Item = &str> + '_ {
-        self.spec.tags.iter().map(|tag| &**tag)
+        self.spec.settings.tags.iter().map(|tag| &**tag)
     }
 
     /// The contract's middleware, outermost first.
     pub fn middleware(&self) -> &[Middleware] {
-        &self.spec.middleware
+        &self.spec.settings.middleware
     }
 }
 

@@ -7,6 +7,7 @@ use http::header::{HeaderName, HeaderValue, RETRY_AFTER, WWW_AUTHENTICATE};
 use http::{HeaderMap, StatusCode};
 
 use super::body::{Detail, ErrorBody, PathSegment};
+use super::rejection::Rejection;
 use super::BoxError;
 
 /// An error with an HTTP status, a public message, and optional details, code and headers.
@@ -29,6 +30,7 @@ pub struct HttpError {
     code: Option<Cow<'static, str>>,
     headers: HeaderMap,
     source: Option<BoxError>,
+    rejection: Option<Rejection>,
 }
 
 macro_rules! constructors {
@@ -54,6 +56,7 @@ impl HttpError {
             code: None,
             headers: HeaderMap::new(),
             source: None,
+            rejection: None,
         }
     }
 
@@ -94,9 +97,21 @@ impl HttpError {
         gateway_timeout => GATEWAY_TIMEOUT;
     }
 
-    /// 400 `Validation failed` with the given details.
+    /// 400 `Validation failed` with the given details: the pipeline's own
+    /// [`Rejection::ValidationFailed`].
     pub fn validation(details: Vec<Detail>) -> Self {
-        Self::bad_request("Validation failed").with_details(details)
+        Rejection::ValidationFailed.error().with_details(details)
+    }
+
+    /// Marks this error as the pipeline's own `rejection`.
+    pub(crate) fn rejected_as(mut self, rejection: Rejection) -> Self {
+        self.rejection = Some(rejection);
+        self
+    }
+
+    /// Which of the pipeline's own answers this is, if it is one.
+    pub fn rejection(&self) -> Option<Rejection> {
+        self.rejection
     }
 
     /// Replaces the details.

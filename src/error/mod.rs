@@ -4,6 +4,7 @@
 mod body;
 mod config;
 mod http_error;
+mod rejection;
 
 use std::fmt;
 
@@ -14,6 +15,7 @@ use http::StatusCode;
 pub use body::{Detail, ErrorBody, PathSegment};
 pub use config::ConfigError;
 pub use http_error::HttpError;
+pub use rejection::Rejection;
 
 use crate::response::Response;
 
@@ -75,6 +77,12 @@ impl Error {
             Inner::Http(e) => Some(e),
             Inner::Other(_) => None,
         }
+    }
+
+    /// Which of the pipeline's own answers this is ([`Rejection`]), if it is one: `None` for
+    /// what a handler or middleware returned.
+    pub fn rejection(&self) -> Option<Rejection> {
+        self.as_http().and_then(HttpError::rejection)
     }
 
     /// The original error, if it is a `T`.

@@ -8,11 +8,11 @@ use std::time::Instant;
 
 use bytes::Bytes;
 use http::header::{HeaderValue, CONTENT_LENGTH};
-use http::Method;
 
 use super::catch_panic::CatchPanic;
-use super::Pipeline;
-use crate::error::{Error, HttpError};
+use super::deadline::Deadline;
+use super::{AnswerMode, Pipeline};
+use crate::error::{Error, Rejection};
 use crate::request::BoxFuture;
 use crate::response::Response;
 
@@ -29,6 +29,8 @@ pub(super) enum Work {
 /// small, so the futures around it hold it without copies of a large state machine.
 pub(super) struct Dispatched {
     pub(super) work: Option<Work>,
+    /// The request timeout, when the pipeline has one.
+    pub(super) deadline: Option<Deadline>,
     pub(super) started: Option<Instant>,
     pub(super) span: tracing::Span,
 }
@@ -48,14 +50,24 @@ impl Future for Dispatched {
                 Some(Work::Done(result)) => result,
                 _ => unreachable!("matched `Work::Done` above"),
             },
-            Work::Run(future) => {
-                let polled = ready!(Pin::new(future).poll(cx));
-                this.work = None;
-                polled.unwrap_or_else(|panic| {
-                    tracing::error!(panic = %panic, "handler panicked");
-                    Err(HttpError::internal("Internal server error").into())
-                })
-            }
+            Work::Run(future) => match Pin::new(future).poll(cx) {
+                Poll::Ready(polled) => {
+                    this.work = None;
+                    polled.unwrap_or_else(|panic| {
+                        tracing::error!(panic = %panic, "handler panicked");
+                        Err(Rejection::Panicked.error().into())
+                    })
+                }
+                Poll::Pending => {
+                    let passed = this.deadline.as_mut().is_some_and(|d| d.passed(cx));
+                    if !passed {
+                        return Poll::Pending;
+                    }
+                    // Out of time: the middleware and handler are dropped (inside the span).
+                    this.work = None;
+                    Err(Rejection::RequestTimeout.error().into())
+                }
+            },
         };
         if let Err(error) = &result {
             error.log();
@@ -88,7 +100,7 @@ impl Drop for Dispatched {
 pub(super) struct Handled {
     pub(super) dispatched: Option<Dispatched>,
     pub(super) pipeline: Pipeline,
-    pub(super) method: Method,
+    pub(super) mode: AnswerMode,
 }
 
 impl Future for Handled {
@@ -98,9 +110,9 @@ impl Future for Handled {
         let this = &mut *self;
         let result = match &mut this.dispatched {
             Some(dispatched) => ready!(Pin::new(dispatched).poll(cx)),
-            None => Err(HttpError::not_found("Not found").into()),
+            None => Err(Rejection::NotFound.error().into()),
         };
-        Poll::Ready(this.pipeline.answer(&this.method, result))
+        Poll::Ready(this.pipeline.answer(this.mode, result))
     }
 }
 

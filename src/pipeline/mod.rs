@@ -2,6 +2,7 @@
 //! handler → response check → serialise, and the mapping of every error to its answer.
 
 mod catch_panic;
+mod deadline;
 mod future;
 mod request_url;
 mod table;
@@ -9,24 +10,76 @@ mod table;
 use std::fmt;
 use std::future::Future;
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use bytes::Bytes;
 use http::header::ALLOW;
 use http::{Method, StatusCode};
 
 use crate::body::Body;
-use crate::error::{ConfigError, Error, HttpError};
+use crate::error::{ConfigError, Error, Rejection};
 use crate::handler::AnyHandler;
 use crate::middleware::{Middleware, Next};
 use crate::request::Request;
 use crate::response::Response;
 
 use catch_panic::CatchPanic;
+use deadline::Deadline;
 use future::{strip_body, Dispatched, Handled, Work};
 use request_url::request_url;
 pub use table::Routed;
 use table::{RouteTable, Target};
+
+/// What [`serve`](crate::serve) and the other entry points accept as an application: a
+/// handler list (a pipeline with default settings), a [`PipelineBuilder`], or a [`Pipeline`].
+pub trait IntoPipeline {
+    /// The pipeline.
+    ///
+    /// # Errors
+    ///
+    /// The [`ConfigError`] of [`PipelineBuilder::build`].
+    fn into_pipeline(self) -> Result<Pipeline, ConfigError>;
+}
+
+impl IntoPipeline for Pipeline {
+    fn into_pipeline(self) -> Result<Pipeline, ConfigError> {
+        Ok(self)
+    }
+}
+
+impl IntoPipeline for PipelineBuilder {
+    fn into_pipeline(self) -> Result<Pipeline, ConfigError> {
+        self.build()
+    }
+}
+
+impl IntoPipeline for Vec<AnyHandler> {
+    fn into_pipeline(self) -> Result<Pipeline, ConfigError> {
+        Pipeline::new(self)
+    }
+}
+
+/// Whether an answer carries its body. A `HEAD` request's does not: it gets the `GET`
+/// answer's status, headers and `Content-Length`, without the body. Routing knows which
+/// ([`Routed::answer_mode`]); [`Pipeline::answer`] applies it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AnswerMode {
+    /// The whole answer.
+    WithBody,
+    /// Status and headers only (`HEAD`).
+    HeadersOnly,
+}
+
+impl AnswerMode {
+    /// The mode for a request made with `method`.
+    pub fn of(method: &Method) -> Self {
+        if *method == Method::HEAD {
+            Self::HeadersOnly
+        } else {
+            Self::WithBody
+        }
+    }
+}
 
 /// The default request body limit: 1 MiB.
 pub const DEFAULT_BODY_LIMIT: usize = 1024 * 1024;
@@ -68,6 +121,7 @@ pub struct Pipeline {
 struct Inner {
     table: RouteTable,
     formatter: Option<ErrorFormatter>,
+    request_timeout: Option<Duration>,
 }
 
 impl fmt::Debug for Pipeline {
@@ -83,13 +137,16 @@ impl fmt::Debug for Pipeline {
     }
 }
 
-/// Settings of a [`Pipeline`]: server-wide middleware, body limit, error formatting.
+/// Settings of a [`Pipeline`] — what every adapter gets: server-wide middleware, body limit,
+/// error formatting, request timeout. (Connection settings are the server's:
+/// `ServerOptions`.)
 #[must_use = "call `.build()` to get the pipeline"]
 pub struct PipelineBuilder {
     handlers: Vec<AnyHandler>,
     middleware: Vec<Middleware>,
     body_limit: usize,
     formatter: Option<ErrorFormatter>,
+    request_timeout: Option<Duration>,
 }
 
 impl fmt::Debug for PipelineBuilder {
@@ -97,6 +154,7 @@ impl fmt::Debug for PipelineBuilder {
         f.debug_struct("PipelineBuilder")
             .field("handlers", &self.handlers)
             .field("body_limit", &self.body_limit)
+            .field("request_timeout", &self.request_timeout)
             .finish_non_exhaustive()
     }
 }
@@ -124,6 +182,17 @@ impl PipelineBuilder {
         self
     }
 
+    /// Answers `503 Request timeout` ([`Rejection::RequestTimeout`], through the error
+    /// formatter) when a routed request — its middleware, body reading and handler — takes
+    /// longer than `timeout`; the handler's future is dropped then. Off by default (`None`).
+    /// Needs feature `server` (tokio's timer).
+    #[cfg(feature = "server")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "server")))]
+    pub fn request_timeout(mut self, timeout: impl Into<Option<Duration>>) -> Self {
+        self.request_timeout = timeout.into();
+        self
+    }
+
     /// Builds the route table.
     ///
     /// # Errors
@@ -137,6 +206,7 @@ impl PipelineBuilder {
             inner: Arc::new(Inner {
                 table,
                 formatter: self.formatter,
+                request_timeout: self.request_timeout,
             }),
         })
     }
@@ -159,6 +229,7 @@ impl Pipeline {
             middleware: Vec::new(),
             body_limit: DEFAULT_BODY_LIMIT,
             formatter: None,
+            request_timeout: None,
         }
     }
 
@@ -211,11 +282,10 @@ impl Pipeline {
                     response.headers_mut().insert(ALLOW, entry.allow.clone());
                     Work::Done(Ok(response))
                 }
-                Target::MethodNotAllowed => {
-                    Work::Done(Err(HttpError::method_not_allowed("Method not allowed")
-                        .with_header(ALLOW, entry.allow.clone())
-                        .into()))
-                }
+                Target::MethodNotAllowed => Work::Done(Err(Rejection::MethodNotAllowed
+                    .error()
+                    .with_header(ALLOW, entry.allow.clone())
+                    .into())),
                 Target::Handler(index) => {
                     let method = &entry.methods[index];
                     let (parts, body) = request.into_parts();
@@ -232,8 +302,13 @@ impl Pipeline {
                 }
             }
         };
+        let deadline = match work {
+            Work::Run(_) => Deadline::start(self.inner.request_timeout),
+            Work::Done(_) => None,
+        };
         Dispatched {
             work: Some(work),
+            deadline,
             started,
             span,
         }
@@ -244,7 +319,7 @@ impl Pipeline {
         &self,
         request: http::Request<Body>,
     ) -> impl Future<Output = Response> + Send + 'static {
-        let method = request.method().clone();
+        let mode = AnswerMode::of(request.method());
         let dispatched = match self.route(request.method(), request.uri().path()) {
             Some(routed) => Some(self.dispatched(routed, request)),
             None => {
@@ -255,15 +330,16 @@ impl Pipeline {
         Handled {
             dispatched,
             pipeline: self.clone(),
-            method,
+            mode,
         }
     }
 
-    /// The answer to a request made with `method`: the response, or the error formatted by
-    /// [`Pipeline::error_response`]; for HEAD, headers and length without the body.
-    pub fn answer(&self, method: &Method, result: Result<Response, Error>) -> Response {
+    /// The answer to a request: the response, or the error formatted by
+    /// [`Pipeline::error_response`]; with [`AnswerMode::HeadersOnly`] (a `HEAD` request, as
+    /// [`Routed::answer_mode`] says), headers and length without the body.
+    pub fn answer(&self, mode: AnswerMode, result: Result<Response, Error>) -> Response {
         let mut response = result.unwrap_or_else(|error| self.error_response(&error));
-        if *method == Method::HEAD {
+        if mode == AnswerMode::HeadersOnly {
             strip_body(&mut response);
         }
         response

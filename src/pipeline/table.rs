@@ -7,6 +7,7 @@ use http::header::HeaderValue;
 use http::Method;
 use percent_encoding::percent_decode_str;
 
+use super::AnswerMode;
 use crate::error::ConfigError;
 use crate::handler::AnyHandler;
 use crate::middleware::Middleware;
@@ -43,6 +44,15 @@ pub struct Routed {
     pub(crate) target: Target,
     /// Percent-decoded (name, value) pairs, in route order.
     pub(crate) params: RawParams,
+    pub(crate) mode: AnswerMode,
+}
+
+impl Routed {
+    /// Whether the answer carries its body (not for a `HEAD` request): pass it to
+    /// [`Pipeline::answer`](crate::Pipeline::answer).
+    pub fn answer_mode(&self) -> AnswerMode {
+        self.mode
+    }
 }
 
 /// What routing found for a request whose path exists.
@@ -99,13 +109,13 @@ impl RouteTable {
             }
             let chain: Arc<[Middleware]> = server_middleware
                 .iter()
-                .chain(spec.middleware.iter())
+                .chain(spec.settings.middleware.iter())
                 .cloned()
                 .collect();
             entry.methods.push(MethodEntry {
                 method: spec.method.clone(),
                 chain,
-                body_limit: spec.body_limit.unwrap_or(default_body_limit),
+                body_limit: spec.settings.body_limit.unwrap_or(default_body_limit),
                 handler,
             });
         }
@@ -142,6 +152,7 @@ impl RouteTable {
             route,
             target,
             params,
+            mode: AnswerMode::of(method),
         })
     }
 }

@@ -8,8 +8,10 @@ mod service;
 mod tls;
 
 pub use options::ServerOptions;
-pub use run::{serve, serve_service, shutdown_signal, ServeError, Server};
-pub use service::{create_handler, PactumService, ResponseFuture};
+pub use run::{serve, serve_service, shutdown_signal, Servable, ServeError, Server};
+#[allow(deprecated)]
+pub use service::create_handler;
+pub use service::{service, PactumService, ResponseFuture};
 #[cfg(feature = "tls")]
 #[cfg_attr(docsrs, doc(cfg(feature = "tls")))]
 pub use tls::TlsConfig;

@@ -4,18 +4,18 @@ use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::error::Error;
-use crate::middleware::Middleware;
-use crate::pipeline::{ErrorFormatter, DEFAULT_BODY_LIMIT};
-use crate::response::Response;
-
 #[cfg(feature = "tls")]
 use super::tls::TlsConfig;
 
 type OnListen = Box<dyn FnOnce(u16, &str) + Send>;
 type ErrorHook = Arc<dyn Fn(&(dyn std::error::Error + 'static)) + Send + Sync>;
 
-/// Options of [`serve`](crate::serve): address, TLS, limits and hooks.
+/// Connection settings of [`serve`](crate::serve) and [`serve_service`](crate::serve_service):
+/// address, TLS, connection and head limits, connection timeouts, hooks.
+///
+/// What the pipeline does with a request — middleware, the body limit (1 MiB), the error
+/// formatter, the request timeout — is set on the [`Pipeline`](crate::Pipeline) with
+/// [`Pipeline::builder`](crate::Pipeline::builder), so that every adapter gets it.
 ///
 /// Every limit has a hardened default, each settable:
 ///
@@ -25,9 +25,7 @@ type ErrorHook = Arc<dyn Fn(&(dyn std::error::Error + 'static)) + Send + Sync>;
 /// | [`header_read_timeout`](Self::header_read_timeout) (slowloris) | 10 s |
 /// | [`max_head_bytes`](Self::max_head_bytes) (431 past it) | 64 KiB |
 /// | [`max_headers`](Self::max_headers) (431 past it) | 100 |
-/// | [`body_limit`](Self::body_limit) (413 past it) | 1 MiB |
 /// | [`shutdown_timeout`](Self::shutdown_timeout) | 10 s |
-/// | [`request_timeout`](Self::request_timeout) | none |
 /// | [`max_connections`](Self::max_connections) | none |
 ///
 /// ```
@@ -48,13 +46,9 @@ pub struct ServerOptions {
     pub(crate) header_read_timeout: Option<Duration>,
     pub(crate) max_head_bytes: usize,
     pub(crate) max_headers: usize,
-    pub(crate) body_limit: usize,
     pub(crate) shutdown_timeout: Duration,
-    pub(crate) request_timeout: Option<Duration>,
     pub(crate) max_connections: Option<usize>,
     pub(crate) keep_alive: bool,
-    pub(crate) middleware: Vec<Middleware>,
-    pub(crate) error_formatter: Option<ErrorFormatter>,
     pub(crate) on_accept_error: Option<ErrorHook>,
     pub(crate) on_client_error: Option<ErrorHook>,
 }
@@ -70,13 +64,9 @@ impl Default for ServerOptions {
             header_read_timeout: Some(Duration::from_secs(10)),
             max_head_bytes: 64 * 1024,
             max_headers: 100,
-            body_limit: DEFAULT_BODY_LIMIT,
             shutdown_timeout: Duration::from_secs(10),
-            request_timeout: None,
             max_connections: None,
             keep_alive: true,
-            middleware: Vec::new(),
-            error_formatter: None,
             on_accept_error: None,
             on_client_error: None,
         }
@@ -91,9 +81,7 @@ impl fmt::Debug for ServerOptions {
             .field("header_read_timeout", &self.header_read_timeout)
             .field("max_head_bytes", &self.max_head_bytes)
             .field("max_headers", &self.max_headers)
-            .field("body_limit", &self.body_limit)
             .field("shutdown_timeout", &self.shutdown_timeout)
-            .field("request_timeout", &self.request_timeout)
             .field("max_connections", &self.max_connections)
             .finish_non_exhaustive()
     }
@@ -151,21 +139,9 @@ impl ServerOptions {
         self
     }
 
-    /// The request body limit for contracts that set none. Default 1 MiB.
-    pub fn body_limit(mut self, bytes: usize) -> Self {
-        self.body_limit = bytes;
-        self
-    }
-
     /// How long a graceful shutdown waits for in-flight requests. Default 10 s.
     pub fn shutdown_timeout(mut self, timeout: Duration) -> Self {
         self.shutdown_timeout = timeout;
-        self
-    }
-
-    /// Answers `503 Request timeout` when a request takes longer. Default: none.
-    pub fn request_timeout(mut self, timeout: impl Into<Option<Duration>>) -> Self {
-        self.request_timeout = timeout.into();
         self
     }
 
@@ -178,21 +154,6 @@ impl ServerOptions {
     /// HTTP/1.1 keep-alive (default on).
     pub fn keep_alive(mut self, enabled: bool) -> Self {
         self.keep_alive = enabled;
-        self
-    }
-
-    /// Adds server-wide middleware, wrapping every contract's own.
-    pub fn middleware(mut self, middleware: Middleware) -> Self {
-        self.middleware.push(middleware);
-        self
-    }
-
-    /// Replaces the built-in JSON error body.
-    pub fn error_formatter(
-        mut self,
-        f: impl Fn(&Error) -> Response + Send + Sync + 'static,
-    ) -> Self {
-        self.error_formatter = Some(Arc::new(f));
         self
     }
 

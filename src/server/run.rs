@@ -20,8 +20,7 @@ use super::options::ServerOptions;
 use super::preface::FirstBytesDeadline;
 use super::service::PactumService;
 use crate::error::{BoxError, ConfigError};
-use crate::handler::AnyHandler;
-use crate::pipeline::Pipeline;
+use crate::pipeline::IntoPipeline;
 
 type ErrorHook = Arc<dyn Fn(&(dyn std::error::Error + 'static)) + Send + Sync>;
 
@@ -127,8 +126,9 @@ pub async fn shutdown_signal() {
     }
 }
 
-/// Serves `handlers` on hyper 1.x with `options`: HTTP/1.1 (keep-alive, pipelining) and
-/// HTTP/2 (h2c, or ALPN with TLS).
+/// Serves an application — a handler list, or a [`Pipeline`] (or its builder) with its
+/// settings — on hyper 1.x with the connection settings of `options`: HTTP/1.1 (keep-alive,
+/// pipelining) and HTTP/2 (h2c, or ALPN with TLS).
 ///
 /// Resolves once the socket is bound (after `on_listen` ran), with a handle to stop it.
 ///
@@ -154,19 +154,8 @@ pub async fn shutdown_signal() {
 ///
 /// [`ServeError::Config`] for a handler list that cannot be routed, [`ServeError::Bind`] when
 /// the address cannot be bound.
-pub async fn serve(
-    handlers: impl IntoIterator<Item = AnyHandler>,
-    mut options: ServerOptions,
-) -> Result<Server, ServeError> {
-    let mut pipeline = Pipeline::builder(handlers).body_limit(options.body_limit);
-    for middleware in options.middleware.drain(..) {
-        pipeline = pipeline.middleware(middleware);
-    }
-    if let Some(format) = options.error_formatter.take() {
-        pipeline = pipeline.error_formatter(move |e| format(e));
-    }
-    let service =
-        PactumService::new(pipeline.build()?).with_request_timeout(options.request_timeout);
+pub async fn serve(app: impl IntoPipeline, options: ServerOptions) -> Result<Server, ServeError> {
+    let service = PactumService::new(app.into_pipeline()?);
     serve_service(service, options)
         .await
         .map_err(ServeError::Bind)
@@ -176,26 +165,15 @@ pub async fn serve(
 /// (header read timeout, head and header-count limits, graceful shutdown, TLS).
 ///
 /// This is how another framework's service (a warp filter, an axum router, a
-/// [`PactumService`] wrapped in tower-http layers) gets the same protection. The pipeline
-/// settings of `options` (middleware, body limit, error formatter, request timeout) do not
-/// apply here: they belong to the service.
+/// [`PactumService`] wrapped in tower-http layers) gets the same protection.
 ///
 /// # Errors
 ///
 /// The bind error.
-pub async fn serve_service<S, B>(service: S, mut options: ServerOptions) -> std::io::Result<Server>
-where
-    S: tower_service::Service<http::Request<Incoming>, Response = http::Response<B>>
-        + Clone
-        + Send
-        + Sync
-        + 'static,
-    S::Future: Send + 'static,
-    S::Error: Into<BoxError>,
-    B: http_body::Body + Send + 'static,
-    B::Data: Send,
-    B::Error: Into<BoxError>,
-{
+pub async fn serve_service<S: Servable>(
+    service: S,
+    mut options: ServerOptions,
+) -> std::io::Result<Server> {
     let listener = TcpListener::bind((options.hostname.as_str(), options.port)).await?;
     let local_addr = listener.local_addr()?;
     tracing::info!(%local_addr, "listening");
@@ -228,24 +206,12 @@ fn connection_builder(options: &ServerOptions) -> auto::Builder<TokioExecutor> {
     builder
 }
 
-async fn accept_loop<S, B>(
+async fn accept_loop<S: Servable>(
     listener: TcpListener,
     service: S,
     options: ServerOptions,
     mut stopped: oneshot::Receiver<()>,
-) -> bool
-where
-    S: tower_service::Service<http::Request<Incoming>, Response = http::Response<B>>
-        + Clone
-        + Send
-        + Sync
-        + 'static,
-    S::Future: Send + 'static,
-    S::Error: Into<BoxError>,
-    B: http_body::Body + Send + 'static,
-    B::Data: Send,
-    B::Error: Into<BoxError>,
-{
+) -> bool {
     let builder = Arc::new(connection_builder(&options));
     let graceful = GracefulShutdown::new();
     let (force_close, force_closed) = watch::channel(false);
@@ -330,18 +296,25 @@ where
     finished
 }
 
-/// What one connection task needs.
-struct Connection<S> {
-    builder: Arc<auto::Builder<TokioExecutor>>,
-    service: S,
-    secure: bool,
-    header_read_timeout: Option<Duration>,
-    watcher: Watcher,
-    force_closed: watch::Receiver<bool>,
-    on_client_error: Option<ErrorHook>,
+/// A `tower::Service` the native server can run ([`serve_service`]): what hyper needs of a
+/// service, spelled once. Implemented for every service of `http::Request<Incoming>` whose
+/// response body, future and error can cross threads.
+pub trait Servable:
+    tower_service::Service<
+        http::Request<Incoming>,
+        Response = http::Response<Self::Body>,
+        Future: Send + 'static,
+        Error: Into<BoxError>,
+    > + Clone
+    + Send
+    + Sync
+    + 'static
+{
+    /// The response body.
+    type Body: http_body::Body<Data: Send, Error: Into<BoxError>> + Send + 'static;
 }
 
-impl<S, B> Connection<S>
+impl<S, B> Servable for S
 where
     S: tower_service::Service<http::Request<Incoming>, Response = http::Response<B>>
         + Clone
@@ -354,6 +327,21 @@ where
     B::Data: Send,
     B::Error: Into<BoxError>,
 {
+    type Body = B;
+}
+
+/// What one connection task needs.
+struct Connection<S> {
+    builder: Arc<auto::Builder<TokioExecutor>>,
+    service: S,
+    secure: bool,
+    header_read_timeout: Option<Duration>,
+    watcher: Watcher,
+    force_closed: watch::Receiver<bool>,
+    on_client_error: Option<ErrorHook>,
+}
+
+impl<S: Servable> Connection<S> {
     async fn serve<I>(self, io: I)
     where
         I: AsyncRead + AsyncWrite + Unpin + Send + 'static,

@@ -1,30 +1,28 @@
-//! [`create_handler`]: the pipeline as a `tower::Service` and hyper service.
+//! [`service`]: the pipeline as a `tower::Service` and hyper service.
 
 use std::convert::Infallible;
 use std::future::Future;
 use std::pin::Pin;
 use std::task::{Context, Poll};
-use std::time::Duration;
 
 use bytes::Bytes;
 use http_body_util::Full;
 
 use crate::body::Body;
-use crate::error::{BoxError, ConfigError, Error, HttpError};
-use crate::handler::AnyHandler;
-use crate::pipeline::Pipeline;
+use crate::error::{BoxError, ConfigError};
+use crate::pipeline::{IntoPipeline, Pipeline};
 
 /// The pipeline as a `tower::Service<http::Request<B>>`: what the native server runs, and
 /// what tower-http layers wrap (CORS, compression, tracing, timeouts) or tests call without
 /// a socket. Cheap to clone.
 ///
 /// ```
-/// use pactum::{create_handler, handler, route, Endpoint};
+/// use pactum::{handler, route, Endpoint};
 /// use tower::ServiceExt;
 ///
 /// # tokio::runtime::Builder::new_current_thread().build()?.block_on(async {
 /// let ping = Endpoint::get(route::static_path("/ping")).build()?;
-/// let service = create_handler(vec![handler(ping, |_| async { Ok(pactum::NoContent) }).into()])?;
+/// let service = pactum::service(vec![handler(ping, |_| async { Ok(pactum::NoContent) }).into()])?;
 ///
 /// let request = http::Request::get("/ping").body(http_body_util::Empty::<bytes::Bytes>::new())?;
 /// let response = service.oneshot(request).await?;
@@ -36,35 +34,35 @@ use crate::pipeline::Pipeline;
 #[derive(Debug, Clone)]
 pub struct PactumService {
     pipeline: Pipeline,
-    request_timeout: Option<Duration>,
 }
 
-/// Builds the pipeline for `handlers` and returns it as a service.
+/// The application — a handler list, or a [`Pipeline`] with its settings (middleware, body
+/// limit, error formatter, request timeout) — as a `tower::Service`.
 ///
 /// # Errors
 ///
 /// [`ConfigError`] when two handlers share a method and route or routes conflict.
-pub fn create_handler(
-    handlers: impl IntoIterator<Item = AnyHandler>,
-) -> Result<PactumService, ConfigError> {
-    Ok(PactumService::new(Pipeline::new(handlers)?))
+pub fn service(app: impl IntoPipeline) -> Result<PactumService, ConfigError> {
+    Ok(PactumService::new(app.into_pipeline()?))
+}
+
+/// The former name of [`service`].
+///
+/// # Errors
+///
+/// See [`service`].
+#[deprecated(
+    since = "0.1.0",
+    note = "renamed `pactum::service`: it returns a service"
+)]
+pub fn create_handler(app: impl IntoPipeline) -> Result<PactumService, ConfigError> {
+    service(app)
 }
 
 impl PactumService {
-    /// Serves an already-built pipeline (for server-wide middleware, limits or error
-    /// formatting, see [`Pipeline::builder`]).
+    /// Serves an already-built pipeline.
     pub fn new(pipeline: Pipeline) -> Self {
-        Self {
-            pipeline,
-            request_timeout: None,
-        }
-    }
-
-    /// Answers `503 Request timeout` when a request takes longer than `timeout`.
-    #[must_use]
-    pub fn with_request_timeout(mut self, timeout: Option<Duration>) -> Self {
-        self.request_timeout = timeout;
-        self
+        Self { pipeline }
     }
 
     /// The pipeline behind the service.
@@ -91,26 +89,7 @@ where
     }
 
     fn call(&mut self, request: http::Request<B>) -> Self::Future {
-        let request = request.map(Body::new);
-        let answer = self.pipeline.handle(request);
-        match self.request_timeout {
-            None => Box::pin(Answer(answer)),
-            Some(limit) => {
-                let pipeline = self.pipeline.clone();
-                Box::pin(async move {
-                    let response = match tokio::time::timeout(limit, answer).await {
-                        Ok(response) => response,
-                        Err(_) => {
-                            let error: Error =
-                                HttpError::service_unavailable("Request timeout").into();
-                            error.log();
-                            pipeline.error_response(&error)
-                        }
-                    };
-                    Ok(response.map(Full::new))
-                })
-            }
-        }
+        Box::pin(Answer(self.pipeline.handle(request.map(Body::new))))
     }
 }
 

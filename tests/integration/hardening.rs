@@ -421,50 +421,6 @@ async fn client_errors_reach_the_hook_and_get_a_400() {
 }
 
 #[tokio::test]
-async fn request_timeout_answers_503() {
-    let app = native_with(
-        crate::api::handlers(),
-        options().request_timeout(Duration::from_millis(200)),
-    )
-    .await;
-    let started = Instant::now();
-    app.get("/slow?ms=3000")
-        .await
-        .assert(503, json!({"error": "Request timeout"}));
-    assert!(
-        started.elapsed() < Duration::from_millis(1500),
-        "answered after {:?}",
-        started.elapsed()
-    );
-    app.get("/slow?ms=10")
-        .await
-        .assert(200, json!({"slept": 10}));
-}
-
-#[tokio::test]
-async fn request_timeout_uses_the_error_formatter() {
-    let app = native_with(
-        crate::api::handlers(),
-        options()
-            .request_timeout(Duration::from_millis(100))
-            .error_formatter(|error| {
-                let mut response = pactum::http::Response::new(bytes::Bytes::from(format!(
-                    "oops: {}",
-                    error.to_body().error
-                )));
-                *response.status_mut() = error.status();
-                response
-            }),
-    )
-    .await;
-    let answer = app.get("/slow?ms=2000").await;
-    assert_eq!(
-        (answer.status, answer.text.as_str()),
-        (503, "oops: Request timeout")
-    );
-}
-
-#[tokio::test]
 async fn max_connections_holds_the_next_connection_until_one_closes() {
     let app = native_with(crate::api::handlers(), options().max_connections(1)).await;
     let get = b"GET /health HTTP/1.1\r\nhost: x\r\n\r\n";

@@ -11,6 +11,7 @@ mod fixture;
 mod fixture_client;
 mod hardening;
 mod interop;
+mod pipeline_settings;
 mod robustness;
 mod service;
 mod settings;

@@ -1,4 +1,4 @@
-//! `create_handler` / `Pipeline` as a `tower::Service`, without a socket: routing errors,
+//! `pactum::service` / `Pipeline` as a `tower::Service`, without a socket: routing errors,
 //! start-up errors, middleware order and powers, error formatting, HEAD, and
 //! `Handler::execute`.
 
@@ -10,8 +10,8 @@ use http_body_util::{BodyExt, Full};
 use pactum::http::header::{HeaderName, HeaderValue, CONTENT_LENGTH, CONTENT_TYPE};
 use pactum::http::{Method, Request, StatusCode};
 use pactum::{
-    create_handler, handler, middleware, route, AnyHandler, ConfigError, Ctx, Endpoint, Error,
-    HttpError, NoBody, NoParams, NoQuery, PactumService, Pipeline,
+    handler, middleware, route, AnyHandler, ConfigError, Ctx, Endpoint, Error, HttpError, NoBody,
+    NoParams, NoQuery, PactumService, Pipeline,
 };
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
@@ -80,7 +80,7 @@ fn request(method: Method, uri: &str, body: &'static str) -> Request<Full<Bytes>
 }
 
 fn conformance() -> PactumService {
-    create_handler(api::handlers()).expect("the conformance handlers build")
+    pactum::service(api::handlers()).expect("the conformance handlers build")
 }
 
 #[derive(Debug, Serialize, Deserialize, Validate)]
@@ -192,7 +192,7 @@ async fn ctx_url_is_rebuilt_from_the_uri_and_host() {
         .response::<Where>()
         .build()
         .expect("contract builds");
-    let service = create_handler(vec![handler(endpoint, |ctx: Ctx| async move {
+    let service = pactum::service(vec![handler(endpoint, |ctx: Ctx| async move {
         Ok(Where {
             scheme: ctx.url.scheme().to_owned(),
             url: ctx.url.to_string(),
@@ -273,7 +273,7 @@ async fn a_cors_layer_answers_preflights() {
 #[test]
 fn duplicate_method_and_route_is_a_startup_error() {
     let err =
-        create_handler(vec![text_handler("/dup", "a"), text_handler("/dup", "b")]).unwrap_err();
+        pactum::service(vec![text_handler("/dup", "a"), text_handler("/dup", "b")]).unwrap_err();
     assert_eq!(
         err,
         ConfigError::DuplicateRoute {
@@ -286,7 +286,7 @@ fn duplicate_method_and_route_is_a_startup_error() {
     let post = Endpoint::post(route::static_path("/dup"))
         .build()
         .expect("contract builds");
-    create_handler(vec![
+    pactum::service(vec![
         text_handler("/dup", "a"),
         handler(post, |_| async { Ok(pactum::NoContent) }).into(),
     ])
@@ -303,7 +303,7 @@ fn routes_differing_only_in_param_names_conflict() {
         .params::<NamePath>()
         .build()
         .expect("contract builds");
-    let err = create_handler(vec![
+    let err = pactum::service(vec![
         handler(by_id, |_| async { Ok(pactum::NoContent) }).into(),
         handler(by_name, |_| async { Ok(pactum::NoContent) }).into(),
     ])
@@ -432,7 +432,7 @@ async fn middleware_can_answer_early_with_a_response() {
         }))
         .build()
         .expect("contract builds");
-    let service = create_handler(vec![handler(
+    let service = pactum::service(vec![handler(
         endpoint,
         move |ctx: Ctx<NoParams, NoQuery, Text>| {
             let flag = Arc::clone(&flag);
@@ -659,7 +659,7 @@ async fn handler_execute_runs_without_http_or_middleware() {
     );
 
     // Through HTTP, the middleware does run.
-    let service = create_handler(vec![h.into()]).expect("service builds");
+    let service = pactum::service(vec![h.into()]).expect("service builds");
     call(service, get("/users/7"))
         .await
         .assert(403, json!({"error": "never"}));

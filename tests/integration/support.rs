@@ -4,7 +4,7 @@ use std::net::SocketAddr;
 use std::sync::Once;
 use std::time::Duration;
 
-use pactum::{AnyHandler, Server, ServerOptions};
+use pactum::{IntoPipeline, Server, ServerOptions};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
@@ -128,10 +128,8 @@ pub fn options() -> ServerOptions {
 }
 
 /// The native server on 127.0.0.1:0.
-pub async fn native_with(handlers: Vec<AnyHandler>, options: ServerOptions) -> TestServer {
-    let server = pactum::serve(handlers, options)
-        .await
-        .expect("server starts");
+pub async fn native_with(app: impl IntoPipeline, options: ServerOptions) -> TestServer {
+    let server = pactum::serve(app, options).await.expect("server starts");
     TestServer {
         addr: server.local_addr(),
         running: Running::Server(server),
@@ -151,6 +149,21 @@ pub async fn warp() -> TestServer {
     let app = pactum_warp::filter(crate::api::handlers())
         .expect("valid handler list")
         .or(pactum_warp::not_found());
+    let server = pactum_warp::serve(app, options())
+        .await
+        .expect("server starts");
+    TestServer {
+        addr: server.local_addr(),
+        running: Running::Server(server),
+        client: client(),
+    }
+}
+
+/// An application through the warp adapter on pactum's server, with the JSON 404 after it.
+pub async fn warp_with(app: impl IntoPipeline) -> TestServer {
+    use warp::Filter;
+    let pipeline = app.into_pipeline().expect("valid handler list");
+    let app = pactum_warp::filter_with(pipeline).or(pactum_warp::not_found());
     let server = pactum_warp::serve(app, options())
         .await
         .expect("server starts");

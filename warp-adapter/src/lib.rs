@@ -223,9 +223,9 @@ impl Options {
                       scheme: Option<Scheme>,
                       stream| {
                     let pipeline = pipeline.clone();
-                    let head = method == Method::HEAD;
+                    let mode = routed.answer_mode();
                     let request = build_request(
-                        method.clone(),
+                        method,
                         &path,
                         query,
                         headers,
@@ -239,9 +239,9 @@ impl Options {
                         };
                         match result {
                             Err(error) if reject_errors => Err(warp::reject::custom(
-                                PactumRejection::new(error, pipeline, head),
+                                PactumRejection::new(error, pipeline, mode),
                             )),
-                            result => Ok(pipeline.answer(&method, result).into_response()),
+                            result => Ok(pipeline.answer(mode, result).into_response()),
                         }
                     }
                 },

@@ -2,8 +2,8 @@
 
 use std::fmt;
 
-use http::{Method, StatusCode};
-use pactum::{Error, Pipeline};
+use http::StatusCode;
+use pactum::{AnswerMode, Error, Pipeline};
 use warp::reject::{Reject, Rejection};
 use warp::reply::{Reply, Response};
 
@@ -31,15 +31,15 @@ use warp::reply::{Reply, Response};
 pub struct PactumRejection {
     error: Error,
     pipeline: Pipeline,
-    head: bool,
+    mode: AnswerMode,
 }
 
 impl PactumRejection {
-    pub(crate) fn new(error: Error, pipeline: Pipeline, head: bool) -> Self {
+    pub(crate) fn new(error: Error, pipeline: Pipeline, mode: AnswerMode) -> Self {
         Self {
             error,
             pipeline,
-            head,
+            mode,
         }
     }
 
@@ -58,9 +58,10 @@ impl PactumRejection {
     /// if it has one, else the built-in JSON body (`{"error": .., "details": [..]}`) with the
     /// error's headers (such as `Allow` on a 405). No body for a `HEAD` request.
     pub fn to_response(&self) -> Response {
-        let method = if self.head { Method::HEAD } else { Method::GET };
         let response = self.pipeline.error_response(&self.error);
-        self.pipeline.answer(&method, Ok(response)).into_response()
+        self.pipeline
+            .answer(self.mode, Ok(response))
+            .into_response()
     }
 }
 
@@ -68,7 +69,7 @@ impl fmt::Debug for PactumRejection {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("PactumRejection")
             .field("error", &self.error)
-            .field("head", &self.head)
+            .field("mode", &self.mode)
             .finish_non_exhaustive()
     }
 }

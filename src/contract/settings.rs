@@ -1,0 +1,27 @@
+//! [`Settings`]: a contract's optional settings and documentation, one struct held by the
+//! builder while the contract is written and by the spec once it is built.
+
+use std::borrow::Cow;
+
+use http::StatusCode;
+
+use crate::middleware::Middleware;
+
+/// What a contract may set beyond its method, route and types.
+#[derive(Default, Clone)]
+pub(crate) struct Settings {
+    /// Outermost first.
+    pub(crate) middleware: Vec<Middleware>,
+    /// Overrides the pipeline's body limit.
+    pub(crate) body_limit: Option<usize>,
+    /// Overrides the success status.
+    pub(crate) status: Option<StatusCode>,
+    /// The operation's name (OpenAPI `operationId`).
+    pub(crate) name: Option<Cow<'static, str>>,
+    /// The operation's description.
+    pub(crate) description: Option<Cow<'static, str>>,
+    /// The operation's one-line summary.
+    pub(crate) summary: Option<Cow<'static, str>>,
+    /// Tags grouping the operation in API docs, in the order added.
+    pub(crate) tags: Vec<Cow<'static, str>>,
+}

@@ -1,0 +1,113 @@
+//! [`Rejection`]: the answers the pipeline gives on its own, each named once with its status
+//! and message.
+
+use http::StatusCode;
+
+use super::http_error::HttpError;
+
+/// An answer the pipeline gives on its own (not one a handler or middleware returned), with
+/// its fixed status and message. [`Error::rejection`](crate::Error::rejection) tells which;
+/// the OpenAPI document lists them from here.
+///
+/// ```
+/// use pactum::{handler, route, Body, Endpoint, Pipeline, Rejection};
+///
+/// # tokio::runtime::Builder::new_current_thread().build()?.block_on(async {
+/// let ping = Endpoint::get(route::static_path("/ping")).build()?;
+/// let pipeline = Pipeline::new(vec![handler(ping, |_| async { Ok(pactum::NoContent) }).into()])?;
+/// let request = http::Request::delete("/ping").body(Body::empty())?;
+/// let routed = pipeline.route(request.method(), request.uri().path()).unwrap();
+/// let error = pipeline.dispatch(routed, request).await.unwrap_err();
+/// assert_eq!(error.rejection(), Some(Rejection::MethodNotAllowed));
+/// assert_eq!(Rejection::MethodNotAllowed.status(), 405);
+/// assert_eq!(Rejection::MethodNotAllowed.message(), "Method not allowed");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// # })?;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Rejection {
+    /// 400 `Validation failed`: params, query or body do not fit their type or rules; the
+    /// details say where.
+    ValidationFailed,
+    /// 400 `Invalid JSON`: a declared body is not JSON, or is empty; one detail with the
+    /// parser's message.
+    InvalidJson,
+    /// 400 `Failed to read request body`: the body stream failed while it was read.
+    BodyUnreadable,
+    /// 404 `Not found`: no route has this path.
+    NotFound,
+    /// 405 `Method not allowed`: the path exists with other methods (listed in `Allow`).
+    MethodNotAllowed,
+    /// 413 `Payload too large`: the body is over its limit.
+    PayloadTooLarge,
+    /// 415 `Unsupported media type`: a declared body is not `application/json` or `+json`.
+    UnsupportedMediaType,
+    /// 500 `Internal server error`: a handler or middleware panicked.
+    Panicked,
+    /// 500 `Response validation failed`: the handler's value broke its rules (logged, not
+    /// sent).
+    ResponseValidationFailed,
+    /// 500 `Response serialization failed`: the handler's value could not be written as JSON.
+    ResponseSerializationFailed,
+    /// 503 `Request timeout`: the request took longer than the pipeline's request timeout.
+    RequestTimeout,
+}
+
+impl Rejection {
+    /// Every rejection, in the order above.
+    pub const ALL: [Rejection; 11] = [
+        Self::ValidationFailed,
+        Self::InvalidJson,
+        Self::BodyUnreadable,
+        Self::NotFound,
+        Self::MethodNotAllowed,
+        Self::PayloadTooLarge,
+        Self::UnsupportedMediaType,
+        Self::Panicked,
+        Self::ResponseValidationFailed,
+        Self::ResponseSerializationFailed,
+        Self::RequestTimeout,
+    ];
+
+    /// The status it is answered with.
+    pub const fn status(self) -> StatusCode {
+        match self {
+            Self::ValidationFailed | Self::InvalidJson | Self::BodyUnreadable => {
+                StatusCode::BAD_REQUEST
+            }
+            Self::NotFound => StatusCode::NOT_FOUND,
+            Self::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
+            Self::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
+            Self::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            Self::Panicked | Self::ResponseValidationFailed | Self::ResponseSerializationFailed => {
+                StatusCode::INTERNAL_SERVER_ERROR
+            }
+            Self::RequestTimeout => StatusCode::SERVICE_UNAVAILABLE,
+        }
+    }
+
+    /// The `error` message of its body.
+    pub const fn message(self) -> &'static str {
+        match self {
+            Self::ValidationFailed => "Validation failed",
+            Self::InvalidJson => "Invalid JSON",
+            Self::BodyUnreadable => "Failed to read request body",
+            Self::NotFound => "Not found",
+            Self::MethodNotAllowed => "Method not allowed",
+            Self::PayloadTooLarge => "Payload too large",
+            Self::UnsupportedMediaType => "Unsupported media type",
+            Self::Panicked => "Internal server error",
+            Self::ResponseValidationFailed => "Response validation failed",
+            Self::ResponseSerializationFailed => "Response serialization failed",
+            Self::RequestTimeout => "Request timeout",
+        }
+    }
+
+    /// The error the pipeline answers with: this status and message, marked as this
+    /// rejection.
+    pub(crate) fn error(self) -> HttpError {
+        HttpError::new(self.status(), self.message()).rejected_as(self)
+    }
+}
