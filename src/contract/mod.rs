@@ -69,6 +69,7 @@ pub struct Endpoint<P = NoParams, Q = NoQuery, B = NoBody, R = NoContent> {
 type Slots<P, Q, B, R> = fn() -> (P, Q, (B, R));
 
 /// The type-erased part of a contract: everything but the four types.
+#[derive(Debug)]
 pub(crate) struct EndpointSpec {
     pub(crate) method: Method,
     pub(crate) route: RouteTemplate,

@@ -8,7 +8,7 @@ use http::StatusCode;
 use crate::middleware::Middleware;
 
 /// What a contract may set beyond its method, route and types.
-#[derive(Default, Clone)]
+#[derive(Debug, Default, Clone)]
 pub(crate) struct Settings {
     /// Outermost first.
     pub(crate) middleware: Vec<Middleware>,

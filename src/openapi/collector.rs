@@ -1,6 +1,7 @@
 //! [`OpenApi`]: the collector of documented contracts, and [`OpenApi::build`].
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
 
 use schemars::JsonSchema;
 use serde_json::{json, Map, Value};
@@ -206,13 +207,7 @@ impl OpenApi {
         R: Slot + JsonSchema,
     {
         let entry = Entry {
-            method: endpoint.method().clone(),
-            route: endpoint.route().clone(),
-            success: endpoint.success_status(),
-            name: endpoint.name().map(str::to_owned),
-            summary: endpoint.summary().map(str::to_owned),
-            description: endpoint.description().map(str::to_owned),
-            tags: endpoint.tags().map(str::to_owned).collect(),
+            spec: Arc::clone(endpoint.spec()),
             params: declared::<P>().then_some(inline::<P> as SchemaFn),
             query: declared::<Q>().then_some(inline::<Q> as SchemaFn),
             body: declared::<B>().then_some(reference::<B> as SchemaFn),
@@ -220,7 +215,7 @@ impl OpenApi {
             operation,
         };
         self.entries
-            .retain(|e| e.method != entry.method || e.route.as_str() != entry.route.as_str());
+            .retain(|e| e.spec.method != entry.spec.method || e.spec.route != entry.spec.route);
         self.entries.push(entry);
     }
 
@@ -239,10 +234,13 @@ impl OpenApi {
                 &error_body,
                 &mut operation_ids,
             );
-            paths.entry(openapi_path(&entry.route)).or_default().insert(
-                entry.method.as_str().to_ascii_lowercase(),
-                Value::Object(operation),
-            );
+            paths
+                .entry(openapi_path(&entry.spec.route))
+                .or_default()
+                .insert(
+                    entry.spec.method.as_str().to_ascii_lowercase(),
+                    Value::Object(operation),
+                );
         }
 
         let (mut schemas, refs) = schema::merge_definitions(

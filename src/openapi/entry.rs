@@ -1,8 +1,9 @@
 //! [`Entry`]: one documented contract, and the Operation Object made from it.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
 
-use http::{Method, StatusCode};
+use http::StatusCode;
 use schemars::SchemaGenerator;
 use serde_json::{json, Map, Value};
 
@@ -10,18 +11,13 @@ use super::operation::Content;
 use super::paths::{default_operation_id, query_parameters};
 use super::pipeline_errors::standard_ref;
 use super::{Operation, SchemaFn};
-use crate::route::RouteTemplate;
+use crate::contract::EndpointSpec;
 
 /// One documented contract: its erased parts and how to make its schemas.
 #[derive(Debug, Clone)]
 pub(super) struct Entry {
-    pub(super) method: Method,
-    pub(super) route: RouteTemplate,
-    pub(super) success: StatusCode,
-    pub(super) name: Option<String>,
-    pub(super) summary: Option<String>,
-    pub(super) description: Option<String>,
-    pub(super) tags: Vec<String>,
+    /// The contract without its types: method, route, settings and documentation, borrowed.
+    pub(super) spec: Arc<EndpointSpec>,
     pub(super) params: Option<SchemaFn>,
     pub(super) query: Option<SchemaFn>,
     pub(super) body: Option<SchemaFn>,
@@ -43,8 +39,8 @@ impl Entry {
         let base_id = extra
             .operation_id
             .clone()
-            .or_else(|| self.name.clone())
-            .unwrap_or_else(|| default_operation_id(&self.method, &self.route));
+            .or_else(|| self.spec.settings.name.as_deref().map(str::to_owned))
+            .unwrap_or_else(|| default_operation_id(&self.spec.method, &self.spec.route));
         let mut id = base_id.clone();
         let mut n = 2;
         while !operation_ids.insert(id.clone()) {
@@ -52,14 +48,17 @@ impl Entry {
             n += 1;
         }
         op.insert("operationId".to_owned(), id.into());
-        if let Some(summary) = extra.summary.as_ref().or(self.summary.as_ref()) {
-            op.insert("summary".to_owned(), summary.clone().into());
+        let settings = &self.spec.settings;
+        if let Some(summary) = extra.summary.as_deref().or(settings.summary.as_deref()) {
+            op.insert("summary".to_owned(), summary.into());
         }
-        if let Some(description) = extra.description.as_ref().or(self.description.as_ref()) {
-            op.insert("description".to_owned(), description.clone().into());
+        let description = extra.description.as_deref();
+        if let Some(description) = description.or(settings.description.as_deref()) {
+            op.insert("description".to_owned(), description.into());
         }
-        let mut tags: Vec<&String> = Vec::new();
-        for tag in self.tags.iter().chain(&extra.tags) {
+        let mut tags: Vec<&str> = Vec::new();
+        let own = settings.tags.iter().map(|tag| &**tag);
+        for tag in own.chain(extra.tags.iter().map(String::as_str)) {
             if !tags.contains(&tag) {
                 tags.push(tag);
             }
@@ -89,8 +88,8 @@ impl Entry {
             );
         }
 
-        let mut answers: BTreeMap<String, (Value, Option<&str>)> = BTreeMap::new();
-        let success = self.success;
+        let mut answers: BTreeMap<String, (Value, Option<String>)> = BTreeMap::new();
+        let success = self.spec.success_status();
         let mut ok = json!({ "description": reason(success) });
         if let Some(make) = self.response {
             if success != StatusCode::NO_CONTENT && success != StatusCode::NOT_MODIFIED {
@@ -99,7 +98,7 @@ impl Entry {
         }
         answers.insert(success.as_str().to_owned(), (ok, None));
         let has_input = self.params.is_some() || self.query.is_some() || self.body.is_some();
-        let has_params = self.route.param_names().next().is_some();
+        let has_params = self.spec.route.param_names().next().is_some();
         let has_body = self.body.is_some();
         for (status, applies) in [
             (400, has_input),

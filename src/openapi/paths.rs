@@ -66,7 +66,7 @@ impl Entry {
         let definitions = requests.definitions();
         let fields = schema.and_then(|s| schema::object_parts(s, definitions));
         let mut out = Vec::new();
-        for segment in self.route.segments() {
+        for segment in self.spec.route.segments() {
             let (name, catch_all) = match segment {
                 Segment::Literal(_) => continue,
                 Segment::Param(name) => (name, false),
