@@ -31,7 +31,7 @@ pub struct Handler<P, Q, B, R> {
 ///
 /// The function receives a [`Ctx`] holding the parsed, validated params, query and body, and
 /// returns the response value or an [`Error`]: `?` works on any `std::error::Error` and on
-/// [`HttpError`].
+/// [`HttpError`](crate::HttpError).
 ///
 /// ```
 /// use pactum::{handler, route, Ctx, Endpoint, HttpError, NoBody, NoQuery};

@@ -126,7 +126,7 @@ pub async fn shutdown_signal() {
     }
 }
 
-/// Serves an application — a handler list, or a [`Pipeline`] (or its builder) with its
+/// Serves an application — a handler list, or a [`Pipeline`](crate::Pipeline) (or its builder) with its
 /// settings — on hyper 1.x with the connection settings of `options`: HTTP/1.1 (keep-alive,
 /// pipelining) and HTTP/2 (h2c, or ALPN with TLS).
 ///
