@@ -1,5 +1,5 @@
 //! The conformance binary as a process: graceful shutdown on SIGTERM and the header read
-//! timeout, on both adapters. (Every FIXTURE.md row runs against it in `behaviour.rs`.)
+//! timeout, on both adapters. (Every row of the fixture runs against it in `behaviour.rs`.)
 
 use std::time::{Duration, Instant};
 

@@ -1,4 +1,4 @@
-//! Handlers over an in-memory store: every row of FIXTURE.md.
+//! Handlers over an in-memory store: every row of the conformance fixture (README: The conformance fixture).
 
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex, PoisonError};
@@ -55,7 +55,7 @@ fn user_from(id: u64, new: NewUser) -> User {
     }
 }
 
-/// Every handler of FIXTURE.md over a fresh, empty store, and `GET /openapi.json`.
+/// Every handler of the conformance fixture over a fresh, empty store, and `GET /openapi.json`.
 pub fn handlers() -> Vec<AnyHandler> {
     let store: Shared = Arc::default();
     let s = || Arc::clone(&store);

@@ -21,7 +21,7 @@ pub fn openapi() -> OpenApi {
                         than `secret-token`; the body is not read.";
     OpenApi::new("pactum conformance fixture", env!("CARGO_PKG_VERSION"))
         .description(
-            "Every behaviour of pactum behind one server (FIXTURE.md). Users live in memory; \
+            "Every behaviour of pactum behind one server (the fixture table in the README). Users live in memory; \
              `/errors/*` fail on purpose.",
         )
         .bearer_auth("bearer")
