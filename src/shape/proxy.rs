@@ -53,10 +53,14 @@ impl<'de, V: Visitor<'de>> Proxy<'_, '_, V> {
                 Seen::Float(f) if f.fract() == 0.0 && f >= max as f64 + 1.0 => {
                     Some(too_large(name))
                 }
-                Seen::Str(text) if is_integer(text) => match text.strip_prefix('-') {
-                    Some(_) => Some(too_small(name, min, text)),
-                    None => Some(too_large(name)),
-                },
+                // Text that is an integer out of the type's range (a query or path value:
+                // in range, it would have parsed); digits in range are a string (JSON).
+                Seen::Str(text) if is_integer(text) && !fits(text, min, max) => {
+                    match text.strip_prefix('-') {
+                        Some(_) => Some(too_small(name, min, text)),
+                        None => Some(too_large(name)),
+                    }
+                }
                 other => Some(self.invalid_type(other)),
             },
             (Kind::Float, Seen::Float(_) | Seen::Signed(_) | Seen::Unsigned(_)) => None,
@@ -89,6 +93,8 @@ impl<'de, V: Visitor<'de>> Proxy<'_, '_, V> {
             Seen::Float(f) => Unexpected::Float(f),
             Seen::Char => Unexpected::Other("a character"),
             Seen::Str(s) => Unexpected::Str(s),
+            // As serde_json says it.
+            Seen::Other(Unexpected::Unit) => Unexpected::Other("null"),
             Seen::Other(unexpected) => unexpected,
         };
         de::value::Error::invalid_type(unexpected, self).to_string()
@@ -111,6 +117,14 @@ fn too_small(name: &str, min: i128, found: &str) -> String {
 fn is_integer(text: &str) -> bool {
     let digits = text.strip_prefix('-').unwrap_or(text);
     !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// The integer `text` is within `min..=max` (false when it is too long for 128 bits).
+fn fits(text: &str, min: i128, max: u128) -> bool {
+    match text.strip_prefix('-') {
+        Some(_) => text.parse::<i128>().is_ok_and(|n| n >= min),
+        None => text.parse::<u128>().is_ok_and(|n| n <= max),
+    }
 }
 
 macro_rules! visit_primitive {

@@ -235,3 +235,23 @@ fn an_error_the_type_raises_itself_stops_the_reading_at_its_path() {
         .starts_with("unknown field `zzz`"));
     assert_eq!(found.as_array().unwrap().len(), 2);
 }
+
+#[derive(Debug, Serialize, Deserialize, Validate)]
+struct Small {
+    a: u8,
+    b: u8,
+    c: u8,
+}
+
+#[test]
+fn a_number_written_as_a_string_or_null_in_json() {
+    let err = decode::json::<Small>(br#"{"a":"4","b":null,"c":"300"}"#).unwrap_err();
+    assert_eq!(
+        details(err),
+        json!([
+            {"path": ["a"], "message": "invalid type: string \"4\", expected u8"},
+            {"path": ["b"], "message": "invalid type: null, expected u8"},
+            {"path": ["c"], "message": "number too large for u8"},
+        ])
+    );
+}

@@ -79,7 +79,7 @@ where
     assert_eq!(
         one("null"),
         // (serde's name for `null` on the error path)
-        refused(format!("invalid type: unit value, expected {name}"))
+        refused(format!("invalid type: null, expected {name}"))
     );
 }
 
