@@ -33,7 +33,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let handlers = vec![handler(health, |ctx| async move {
         Ok(Health {
             status: "ok".into(),
-            scheme: ctx.url.scheme().to_owned(),
+            scheme: ctx.url().scheme().to_owned(),
         })
     })
     .into()];

@@ -7,6 +7,7 @@ use http::{Extensions, HeaderMap, Method, StatusCode};
 use url::Url;
 
 use crate::contract::{NoBody, NoParams, NoQuery};
+use crate::request::LazyUrl;
 
 /// The request as a handler sees it: typed, validated params, query and body, plus the
 /// request's method, URL, headers, and the extensions middleware attached.
@@ -23,8 +24,8 @@ pub struct Ctx<P = NoParams, Q = NoQuery, B = NoBody> {
     pub body: B,
     /// The request method.
     pub method: Method,
-    /// The full request URL.
-    pub url: Url,
+    /// The full request URL, built on first use ([`Ctx::url`]).
+    url: LazyUrl,
     /// The request headers.
     pub headers: HeaderMap,
     /// Typed values middleware attached (an authenticated user, a request id).
@@ -42,11 +43,44 @@ impl<P, Q, B> Ctx<P, Q, B> {
             query,
             body,
             method: Method::GET,
-            url: Url::parse("http://localhost/").expect("static URL parses"),
+            url: LazyUrl::localhost(),
             headers: HeaderMap::new(),
             extensions: Extensions::new(),
             response: ResponseParts::default(),
         }
+    }
+
+    /// The context of a routed request, for the handler.
+    pub(crate) fn of_request(
+        params: P,
+        query: Q,
+        body: B,
+        head: http::request::Parts,
+        url: LazyUrl,
+        response: ResponseParts,
+    ) -> Self {
+        Self {
+            params,
+            query,
+            body,
+            method: head.method,
+            url,
+            headers: head.headers,
+            extensions: head.extensions,
+            response,
+        }
+    }
+
+    /// The full request URL: scheme (`https` behind TLS), host (from the `Host` header),
+    /// path and query. Built on first use: a handler that never asks pays nothing.
+    pub fn url(&self) -> &Url {
+        self.url.get()
+    }
+
+    /// The request target as it came: the path and query (or the absolute form), still
+    /// percent-encoded.
+    pub fn uri(&self) -> &http::Uri {
+        self.url.uri()
     }
 }
 

@@ -214,16 +214,7 @@ impl<P: Slot, Q: Slot, B: Slot, R: Slot> CallHandler for Handler<P, Q, B, R> {
             let query = decode::query::<Q>(head.uri.query())?;
             let body = decode::body::<B>(&head.headers, body, body_limit).await?;
             let response = ResponseParts::default();
-            let ctx = Ctx {
-                params,
-                query,
-                body,
-                method: head.method,
-                url,
-                headers: head.headers,
-                extensions: head.extensions,
-                response: response.clone(),
-            };
+            let ctx = Ctx::of_request(params, query, body, head, url, response.clone());
             let value = (self.func)(ctx).await?;
             respond(self.endpoint.spec(), &value, &response)
         })

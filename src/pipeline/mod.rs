@@ -4,7 +4,6 @@
 mod catch_panic;
 mod deadline;
 mod future;
-mod request_url;
 mod table;
 
 use std::fmt;
@@ -20,13 +19,12 @@ use crate::body::Body;
 use crate::error::{ConfigError, Error, Rejection};
 use crate::handler::AnyHandler;
 use crate::middleware::{Middleware, Next};
-use crate::request::Request;
+use crate::request::{LazyUrl, Request};
 use crate::response::Response;
 
 use catch_panic::CatchPanic;
 use deadline::Deadline;
 use future::{strip_body, Dispatched, Handled, Work};
-use request_url::request_url;
 pub use table::Routed;
 use table::{RouteTable, Target};
 
@@ -290,7 +288,7 @@ impl Pipeline {
                     let method = &entry.methods[index];
                     let (parts, body) = request.into_parts();
                     let request = Request {
-                        url: request_url(&parts),
+                        url: LazyUrl::new(&parts),
                         head: parts,
                         route: Arc::clone(&entry.template),
                         params: routed.params,

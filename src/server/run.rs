@@ -189,6 +189,10 @@ pub async fn serve_service<S: Servable>(
     })
 }
 
+/// How many headers hyper parses when no limit is set (`hyper::proto::h1::role`), on the
+/// stack; past it, 431.
+const HYPER_MAX_HEADERS: usize = 100;
+
 fn connection_builder(options: &ServerOptions) -> auto::Builder<TokioExecutor> {
     let mut builder = auto::Builder::new(TokioExecutor::new());
     builder
@@ -197,8 +201,12 @@ fn connection_builder(options: &ServerOptions) -> auto::Builder<TokioExecutor> {
         .timer(TokioTimer::new())
         .header_read_timeout(options.header_read_timeout)
         .max_buf_size(options.max_head_bytes)
-        .max_headers(options.max_headers)
         .keep_alive(options.keep_alive);
+    // 100 is hyper's own limit, parsed on the stack; setting it makes hyper allocate and fill
+    // a header array per request (~1.1k instructions), so it is only set when it differs.
+    if options.max_headers != HYPER_MAX_HEADERS {
+        builder.http1().max_headers(options.max_headers);
+    }
     builder
         .http2()
         .timer(TokioTimer::new())

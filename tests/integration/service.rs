@@ -194,8 +194,8 @@ async fn ctx_url_is_rebuilt_from_the_uri_and_host() {
         .expect("contract builds");
     let service = pactum::service(vec![handler(endpoint, |ctx: Ctx| async move {
         Ok(Where {
-            scheme: ctx.url.scheme().to_owned(),
-            url: ctx.url.to_string(),
+            scheme: ctx.url().scheme().to_owned(),
+            url: ctx.url().to_string(),
         })
     })
     .into()])
@@ -631,7 +631,7 @@ async fn handler_execute_runs_without_http_or_middleware() {
             0 => Err(HttpError::not_found("User not found").into()),
             1 => Err(std::io::Error::other("disk on fire").into()),
             id => Ok(Text {
-                text: format!("user {id} via {}", ctx.url),
+                text: format!("user {id} via {}", ctx.url()),
             }),
         }
     });

@@ -82,8 +82,8 @@ fn handlers() -> Vec<AnyHandler> {
     handlers.push(
         handler(endpoint, |ctx: Ctx| async move {
             Ok(Where {
-                scheme: ctx.url.scheme().to_owned(),
-                url: ctx.url.to_string(),
+                scheme: ctx.url().scheme().to_owned(),
+                url: ctx.url().to_string(),
             })
         })
         .into(),

@@ -297,7 +297,7 @@ fn raw_query() -> impl Filter<Extract = (Option<String>,), Error = std::convert:
         .unify()
 }
 
-/// The pipeline's request: the full URI (not the mount-relative path), so that `ctx.url` is
+/// The pipeline's request: the full URI (not the mount-relative path), so that `ctx.url()` is
 /// the URL the client asked for.
 fn build_request(
     method: Method,

@@ -46,8 +46,8 @@ async fn the_base_path_is_kept() {
         pactum::handler(prefixed, |ctx: pactum::Ctx| async move {
             Ok(Seen {
                 method: ctx.method.to_string(),
-                path: ctx.url.path().to_owned(),
-                query: ctx.url.query().map(str::to_owned),
+                path: ctx.url().path().to_owned(),
+                query: ctx.url().query().map(str::to_owned),
                 headers: Default::default(),
             })
         })

@@ -41,7 +41,7 @@ async fn the_base_path_prefixes_routes() {
         |ctx: pactum::Ctx| async move {
             Ok(Seen {
                 method: ctx.method.to_string(),
-                path: ctx.url.path().to_owned(),
+                path: ctx.url().path().to_owned(),
                 query: None,
                 headers: Default::default(),
             })

@@ -245,8 +245,8 @@ pub(crate) mod contracts {
 fn seen_of<P, Q, B>(ctx: &Ctx<P, Q, B>) -> Seen {
     Seen {
         method: ctx.method.to_string(),
-        path: ctx.url.path().to_owned(),
-        query: ctx.url.query().map(str::to_owned),
+        path: ctx.url().path().to_owned(),
+        query: ctx.url().query().map(str::to_owned),
         headers: ctx
             .headers
             .iter()

@@ -1,4 +1,4 @@
-//! What only a mounted filter shows: `ctx.url` keeps the mount prefix, the JSON 404 around
+//! What only a mounted filter shows: `ctx.url()` keeps the mount prefix, the JSON 404 around
 //! the mount, an `HttpError` code through warp.
 //!
 //! Every check runs twice: on warp's own server and on pactum's native server
@@ -99,7 +99,7 @@ async fn query_and_full_url(addr: SocketAddr) {
         .unwrap();
     assert_eq!(res.status(), StatusCode::OK);
     let body: Value = res.json().await.unwrap();
-    // `ctx.url` is the URL the client asked for, mount prefix included.
+    // `ctx.url()` is the URL the client asked for, mount prefix included.
     assert_eq!(
         body["url"],
         format!("http://{addr}/api/whoami?tag=a&tag=b&limit=5")

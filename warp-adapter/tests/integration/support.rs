@@ -121,7 +121,7 @@ pub(crate) fn users() -> Vec<AnyHandler> {
         .into(),
         handler(whoami, |ctx: Ctx<NoParams, Search, NoBody>| async move {
             Ok(Echo {
-                url: ctx.url.to_string(),
+                url: ctx.url().to_string(),
                 tags: ctx.query.tag,
                 limit: ctx.query.limit,
             })

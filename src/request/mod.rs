@@ -5,12 +5,16 @@ use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
 
-use http::{Extensions, HeaderMap, Method};
+use http::{Extensions, HeaderMap, Method, Uri};
 use url::Url;
 
 use crate::body::Body;
 use crate::error::{Detail, Error};
 use crate::response::Response;
+
+mod lazy_url;
+
+pub(crate) use lazy_url::LazyUrl;
 
 /// A boxed, sendable future.
 pub(crate) type BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send + 'static>>;
@@ -26,7 +30,7 @@ pub(crate) trait CallHandler: Send + Sync + 'static {
 #[derive(Debug)]
 pub struct Request {
     pub(crate) head: http::request::Parts,
-    pub(crate) url: Url,
+    pub(crate) url: LazyUrl,
     pub(crate) route: Arc<str>,
     pub(crate) params: RawParams,
     pub(crate) body: Body,
@@ -39,9 +43,15 @@ impl Request {
         &self.head.method
     }
 
-    /// The full request URL.
+    /// The full request URL, built on first use: from the URI, the `Host` header and the
+    /// scheme (`https` behind TLS).
     pub fn url(&self) -> &Url {
-        &self.url
+        self.url.get()
+    }
+
+    /// The request target as it came (path and query, or absolute form).
+    pub fn uri(&self) -> &Uri {
+        &self.head.uri
     }
 
     /// The route template that matched, e.g. `/users/:id`.

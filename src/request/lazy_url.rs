@@ -1,25 +1,68 @@
-//! The full URL of a request, rebuilt from its URI, `Host` header and scheme.
+//! The full URL of a request, rebuilt from its URI, `Host` header and scheme — on first use
+//! only ([`LazyUrl`]): a request whose handler never reads it pays nothing.
 
-use http::header::HOST;
+use std::sync::OnceLock;
+
+use http::header::{HeaderValue, HOST};
 use http::uri::Scheme;
+use http::Uri;
 use url::Url;
+
+/// The parts of a request its URL is made from, and the URL once it is asked for.
+#[derive(Debug)]
+pub(crate) struct LazyUrl {
+    uri: Uri,
+    scheme: Option<Scheme>,
+    host: Option<HeaderValue>,
+    url: OnceLock<Url>,
+}
+
+impl LazyUrl {
+    /// The URL of the request `parts` describe: the URI, the `Host` header, and the
+    /// [`Scheme`] extension an adapter inserted (HTTPS servers do). Nothing is parsed yet.
+    pub(crate) fn new(parts: &http::request::Parts) -> Self {
+        Self {
+            uri: parts.uri.clone(),
+            scheme: parts.extensions.get::<Scheme>().cloned(),
+            host: parts.headers.get(HOST).cloned(),
+            url: OnceLock::new(),
+        }
+    }
+
+    /// `http://localhost/`, for contexts made outside a request.
+    pub(crate) fn localhost() -> Self {
+        Self {
+            uri: Uri::from_static("/"),
+            scheme: None,
+            host: None,
+            url: OnceLock::new(),
+        }
+    }
+
+    pub(crate) fn uri(&self) -> &Uri {
+        &self.uri
+    }
+
+    pub(crate) fn get(&self) -> &Url {
+        self.url.get_or_init(|| {
+            let scheme = self.scheme.as_ref().map(Scheme::as_str);
+            let host = self.host.as_ref().and_then(|h| h.to_str().ok());
+            full_url(&self.uri, scheme, host)
+        })
+    }
+}
 
 /// The full URL of a request: scheme from the URI or the adapter's [`Scheme`] extension,
 /// authority from the URI or the `Host` header.
-pub(super) fn request_url(parts: &http::request::Parts) -> Url {
-    let scheme = parts
-        .uri
-        .scheme_str()
-        .or_else(|| parts.extensions.get::<Scheme>().map(Scheme::as_str))
-        .unwrap_or("http");
-    let host = parts
-        .uri
+fn full_url(uri: &Uri, scheme: Option<&str>, host: Option<&str>) -> Url {
+    let scheme = uri.scheme_str().or(scheme).unwrap_or("http");
+    let host = uri
         .authority()
         .map(|a| a.as_str())
-        .or_else(|| parts.headers.get(HOST).and_then(|h| h.to_str().ok()))
+        .or(host)
         .unwrap_or("localhost");
-    let path = parts.uri.path_and_query().map_or("/", |pq| pq.as_str());
-    if parts.uri.authority().is_none() {
+    let path = uri.path_and_query().map_or("/", |pq| pq.as_str());
+    if uri.authority().is_none() {
         if let Some(url) = BaseUrl::join(scheme, host, path) {
             return url;
         }
