@@ -1,6 +1,6 @@
 //! [`Ctx`]: what a handler receives.
 
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 use http::header::{HeaderName, HeaderValue};
 use http::{Extensions, HeaderMap, Method, StatusCode};
@@ -56,7 +56,7 @@ impl<P, Q, B> Ctx<P, Q, B> {
         query: Q,
         body: B,
         head: http::request::Parts,
-        url: LazyUrl,
+        url: OnceLock<Url>,
         response: ResponseParts,
     ) -> Self {
         Self {
@@ -64,7 +64,7 @@ impl<P, Q, B> Ctx<P, Q, B> {
             query,
             body,
             method: head.method,
-            url,
+            url: LazyUrl::new(head.uri, url),
             headers: head.headers,
             extensions: head.extensions,
             response,
@@ -74,7 +74,7 @@ impl<P, Q, B> Ctx<P, Q, B> {
     /// The full request URL: scheme (`https` behind TLS), host (from the `Host` header),
     /// path and query. Built on first use: a handler that never asks pays nothing.
     pub fn url(&self) -> &Url {
-        self.url.get()
+        self.url.get(&self.headers, &self.extensions)
     }
 
     /// The request target as it came: the path and query (or the absolute form), still

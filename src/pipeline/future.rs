@@ -97,7 +97,7 @@ impl Drop for Dispatched {
 }
 
 /// The future of [`Pipeline::handle`]: the dispatched request (or a 404), answered.
-pub(super) struct Handled {
+pub(crate) struct Handled {
     pub(super) dispatched: Option<Dispatched>,
     pub(super) pipeline: Pipeline,
     pub(super) mode: AnswerMode,

@@ -8,7 +8,7 @@ mod table;
 
 use std::fmt;
 use std::future::Future;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 use bytes::Bytes;
@@ -19,12 +19,13 @@ use crate::body::Body;
 use crate::error::{ConfigError, Error, Rejection};
 use crate::handler::AnyHandler;
 use crate::middleware::{Middleware, Next};
-use crate::request::{LazyUrl, Request};
+use crate::request::Request;
 use crate::response::Response;
 
 use catch_panic::CatchPanic;
 use deadline::Deadline;
-use future::{strip_body, Dispatched, Handled, Work};
+pub(crate) use future::Handled;
+use future::{strip_body, Dispatched, Work};
 pub use table::Routed;
 use table::{RouteTable, Target};
 
@@ -288,7 +289,7 @@ impl Pipeline {
                     let method = &entry.methods[index];
                     let (parts, body) = request.into_parts();
                     let request = Request {
-                        url: LazyUrl::new(&parts),
+                        url: OnceLock::new(),
                         head: parts,
                         route: Arc::clone(&entry.template),
                         params: routed.params,
@@ -317,6 +318,11 @@ impl Pipeline {
         &self,
         request: http::Request<Body>,
     ) -> impl Future<Output = Response> + Send + 'static {
+        self.handled(request)
+    }
+
+    /// [`Pipeline::handle`]'s future, nameable (the native service holds it unboxed).
+    pub(crate) fn handled(&self, request: http::Request<Body>) -> Handled {
         let mode = AnswerMode::of(request.method());
         let dispatched = match self.route(request.method(), request.uri().path()) {
             Some(routed) => Some(self.dispatched(routed, request)),

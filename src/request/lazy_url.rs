@@ -3,53 +3,52 @@
 
 use std::sync::OnceLock;
 
-use http::header::{HeaderValue, HOST};
+use http::header::HOST;
 use http::uri::Scheme;
-use http::Uri;
+use http::{Extensions, HeaderMap, Uri};
 use url::Url;
 
-/// The parts of a request its URL is made from, and the URL once it is asked for.
+/// A request's target, and its full URL once it is asked for (made then from the target,
+/// the `Host` header and the [`Scheme`] extension an adapter inserted: HTTPS servers do).
 #[derive(Debug)]
 pub(crate) struct LazyUrl {
     uri: Uri,
-    scheme: Option<Scheme>,
-    host: Option<HeaderValue>,
     url: OnceLock<Url>,
 }
 
 impl LazyUrl {
-    /// The URL of the request `parts` describe: the URI, the `Host` header, and the
-    /// [`Scheme`] extension an adapter inserted (HTTPS servers do). Nothing is parsed yet.
-    pub(crate) fn new(parts: &http::request::Parts) -> Self {
-        Self {
-            uri: parts.uri.clone(),
-            scheme: parts.extensions.get::<Scheme>().cloned(),
-            host: parts.headers.get(HOST).cloned(),
-            url: OnceLock::new(),
-        }
+    /// The URL of a request with target `uri`, already made (by middleware) or not.
+    pub(crate) fn new(uri: Uri, url: OnceLock<Url>) -> Self {
+        Self { uri, url }
     }
 
     /// `http://localhost/`, for contexts made outside a request.
     pub(crate) fn localhost() -> Self {
-        Self {
-            uri: Uri::from_static("/"),
-            scheme: None,
-            host: None,
-            url: OnceLock::new(),
-        }
+        Self::new(Uri::from_static("/"), OnceLock::new())
     }
 
     pub(crate) fn uri(&self) -> &Uri {
         &self.uri
     }
 
-    pub(crate) fn get(&self) -> &Url {
-        self.url.get_or_init(|| {
-            let scheme = self.scheme.as_ref().map(Scheme::as_str);
-            let host = self.host.as_ref().and_then(|h| h.to_str().ok());
-            full_url(&self.uri, scheme, host)
-        })
+    /// The URL, made on the first call from the request's `headers` and `extensions`.
+    pub(crate) fn get(&self, headers: &HeaderMap, extensions: &Extensions) -> &Url {
+        made(&self.url, &self.uri, headers, extensions)
     }
+}
+
+/// The URL in `cell`, made on first use.
+pub(crate) fn made<'a>(
+    cell: &'a OnceLock<Url>,
+    uri: &Uri,
+    headers: &HeaderMap,
+    extensions: &Extensions,
+) -> &'a Url {
+    cell.get_or_init(|| {
+        let scheme = extensions.get::<Scheme>().map(Scheme::as_str);
+        let host = headers.get(HOST).and_then(|h| h.to_str().ok());
+        full_url(uri, scheme, host)
+    })
 }
 
 /// The full URL of a request: scheme from the URI or the adapter's [`Scheme`] extension,

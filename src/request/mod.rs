@@ -3,7 +3,7 @@
 
 use std::future::Future;
 use std::pin::Pin;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use http::{Extensions, HeaderMap, Method, Uri};
 use url::Url;
@@ -30,7 +30,8 @@ pub(crate) trait CallHandler: Send + Sync + 'static {
 #[derive(Debug)]
 pub struct Request {
     pub(crate) head: http::request::Parts,
-    pub(crate) url: LazyUrl,
+    /// Made on first use.
+    pub(crate) url: OnceLock<Url>,
     pub(crate) route: Arc<str>,
     pub(crate) params: RawParams,
     pub(crate) body: Body,
@@ -46,7 +47,12 @@ impl Request {
     /// The full request URL, built on first use: from the URI, the `Host` header and the
     /// scheme (`https` behind TLS).
     pub fn url(&self) -> &Url {
-        self.url.get()
+        lazy_url::made(
+            &self.url,
+            &self.head.uri,
+            &self.head.headers,
+            &self.head.extensions,
+        )
     }
 
     /// The request target as it came (path and query, or absolute form).

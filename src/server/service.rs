@@ -1,6 +1,7 @@
 //! [`service`]: the pipeline as a `tower::Service` and hyper service.
 
 use std::convert::Infallible;
+use std::fmt;
 use std::future::Future;
 use std::pin::Pin;
 use std::task::{Context, Poll};
@@ -10,7 +11,7 @@ use http_body_util::Full;
 
 use crate::body::Body;
 use crate::error::{BoxError, ConfigError};
-use crate::pipeline::{IntoPipeline, Pipeline};
+use crate::pipeline::{Handled, IntoPipeline, Pipeline};
 
 /// The pipeline as a `tower::Service<http::Request<B>>`: what the native server runs, and
 /// what tower-http layers wrap (CORS, compression, tracing, timeouts) or tests call without
@@ -71,9 +72,25 @@ impl PactumService {
     }
 }
 
-/// The future of [`PactumService`]: a response, never an error.
-pub type ResponseFuture =
-    Pin<Box<dyn Future<Output = Result<http::Response<Full<Bytes>>, Infallible>> + Send>>;
+/// The future of [`PactumService`]: the pipeline's answer, never an error. Not boxed: the
+/// connection holds it in place.
+pub struct ResponseFuture(Handled);
+
+impl fmt::Debug for ResponseFuture {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("ResponseFuture")
+    }
+}
+
+impl Future for ResponseFuture {
+    type Output = Result<http::Response<Full<Bytes>>, Infallible>;
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        Pin::new(&mut self.0)
+            .poll(cx)
+            .map(|response| Ok(response.map(Full::new)))
+    }
+}
 
 impl<B> tower_service::Service<http::Request<B>> for PactumService
 where
@@ -89,20 +106,6 @@ where
     }
 
     fn call(&mut self, request: http::Request<B>) -> Self::Future {
-        Box::pin(Answer(self.pipeline.handle(request.map(Body::new))))
-    }
-}
-
-/// The pipeline's answer as the service's response: an `Unpin` wrapper, so that the boxed
-/// future holds the (small) pipeline future once, not twice as an `async` block would.
-struct Answer<F>(F);
-
-impl<F: Future<Output = crate::response::Response> + Unpin> Future for Answer<F> {
-    type Output = Result<http::Response<Full<Bytes>>, Infallible>;
-
-    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
-        Pin::new(&mut self.0)
-            .poll(cx)
-            .map(|response| Ok(response.map(Full::new)))
+        ResponseFuture(self.pipeline.handled(request.map(Body::new)))
     }
 }
