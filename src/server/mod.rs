@@ -1,7 +1,7 @@
 //! The native server on hyper 1.x.
 
+mod head_deadline;
 mod options;
-mod preface;
 mod run;
 mod service;
 #[cfg(feature = "tls")]

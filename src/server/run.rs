@@ -16,8 +16,8 @@ use tokio::net::TcpListener;
 use tokio::sync::{oneshot, watch, Semaphore};
 use tokio::task::JoinHandle;
 
+use super::head_deadline::{Counted, HeadDeadline, InFlight, InFlightGuard};
 use super::options::ServerOptions;
-use super::preface::FirstBytesDeadline;
 use super::service::PactumService;
 use crate::error::{BoxError, ConfigError};
 use crate::pipeline::IntoPipeline;
@@ -197,9 +197,9 @@ fn connection_builder(options: &ServerOptions) -> auto::Builder<TokioExecutor> {
     let mut builder = auto::Builder::new(TokioExecutor::new());
     builder
         .http1()
-        // Without a timer hyper silently ignores the header read timeout.
-        .timer(TokioTimer::new())
-        .header_read_timeout(options.header_read_timeout)
+        // The header read timeout is the connection's (`HeadDeadline`): hyper's own would arm
+        // a timer per request head (and defaults to 30 s once a timer is set).
+        .header_read_timeout(None)
         .max_buf_size(options.max_head_bytes)
         .keep_alive(options.keep_alive);
     // 100 is hyper's own limit, parsed on the stack; setting it makes hyper allocate and fill
@@ -363,18 +363,26 @@ impl<S: Servable> Connection<S> {
             mut force_closed,
             on_client_error,
         } = self;
+        // What the connection's head deadline needs to know: when a request is in flight.
+        let requests = Arc::new(InFlight::default());
+        let in_flight = Arc::clone(&requests);
         let hyper_service =
             hyper::service::service_fn(move |mut request: http::Request<Incoming>| {
                 if secure {
                     request.extensions_mut().insert(Scheme::HTTPS);
                 }
                 let mut service = service.clone();
+                let guard = InFlightGuard::new(&in_flight);
                 async move {
                     poll_fn(|cx| service.poll_ready(cx)).await?;
-                    service.call(request).await
+                    let response = service.call(request).await?;
+                    Ok::<_, S::Error>(response.map(|body| Counted {
+                        body,
+                        _guard: guard,
+                    }))
                 }
             });
-        let io = FirstBytesDeadline::new(io, header_read_timeout);
+        let io = HeadDeadline::new(io, header_read_timeout, requests);
         let connection = builder.serve_connection(TokioIo::new(io), hyper_service);
         tokio::select! {
             result = watcher.watch(connection) => {

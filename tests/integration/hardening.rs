@@ -147,6 +147,38 @@ async fn headers_trickled_byte_by_byte_are_still_cut_off() {
         .assert(200, json!({"status": "ok"}));
 }
 
+/// The timeout runs per connection: after an answer, the next head is timed again — an idle
+/// keep-alive connection is closed — but a request in flight is never cut by it, however long
+/// its handler takes.
+#[tokio::test]
+async fn the_head_timeout_spares_requests_in_flight_and_closes_idle_connections() {
+    let app = native_with(
+        crate::api::handlers(),
+        options().header_read_timeout(Duration::from_millis(300)),
+    )
+    .await;
+    let mut stream = TcpStream::connect(app.addr).await.expect("connect");
+    // Slower than the head timeout, twice on the same connection.
+    for _ in 0..2 {
+        stream
+            .write_all(b"GET /slow?ms=700 HTTP/1.1\r\nhost: x\r\n\r\n")
+            .await
+            .expect("write");
+        let answer = read_response(&mut stream).await;
+        assert_eq!(status_of(&answer), "200", "{answer}");
+        assert!(answer.ends_with(r#"{"slept":700}"#), "{answer}");
+    }
+    // Then idle: closed after the timeout.
+    let started = Instant::now();
+    let rest = read_to_close(&mut stream, Duration::from_secs(5)).await;
+    let waited = started.elapsed();
+    assert!(rest.is_empty(), "{rest}");
+    assert!(
+        waited >= Duration::from_millis(200) && waited < Duration::from_secs(3),
+        "an idle keep-alive connection closed after {waited:?}"
+    );
+}
+
 /// A client that connects and never sends a byte holds a connection (and, with
 /// `max_connections`, a slot) as surely as one that stops mid-head.
 #[tokio::test]

@@ -1,0 +1,289 @@
+//! [`HeadDeadline`]: the header read timeout, kept per connection rather than per request.
+//!
+//! Every request head must arrive whole within the timeout of when the server starts waiting
+//! for it: at the connection's start (a client that connects and sends nothing, or a few bytes
+//! of the HTTP/2 preface, is closed), and on an HTTP/1.1 connection each time the previous
+//! request is answered (an idle keep-alive connection is closed; a slowloris head too).
+//!
+//! hyper has this timeout itself (`header_read_timeout`), but it arms a new timer per request
+//! head (an allocation and a timer-wheel insertion and removal). Here one timer per connection
+//! is allocated when first needed and only moved when it fires early: starting a wait costs a
+//! clock read. The service tells the connection when a request is in flight ([`InFlight`]):
+//! from the moment hyper hands it a parsed head until its response body has been sent.
+//!
+//! HTTP/2 is told apart by its preface; after it, this deadline is off (hyper's HTTP/2 has no
+//! header timeout).
+
+use std::future::Future;
+use std::io;
+use std::pin::Pin;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::task::{Context, Poll};
+use std::time::Duration;
+
+use http_body::{Body, Frame, SizeHint};
+use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
+use tokio::time::{Instant, Sleep};
+
+/// The HTTP/2 connection preface: while the bytes received match it, the protocol is unknown.
+const H2_PREFACE: &[u8] = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n";
+
+/// How many requests of a connection are in flight: counted by the service, read by the
+/// connection's [`HeadDeadline`].
+#[derive(Debug, Default)]
+pub(crate) struct InFlight(AtomicUsize);
+
+/// Counts one request in flight until dropped (with its response body, once sent).
+#[derive(Debug)]
+pub(crate) struct InFlightGuard(Arc<InFlight>);
+
+impl InFlightGuard {
+    pub(crate) fn new(requests: &Arc<InFlight>) -> Self {
+        requests.0.fetch_add(1, Ordering::Relaxed);
+        Self(Arc::clone(requests))
+    }
+}
+
+impl Drop for InFlightGuard {
+    fn drop(&mut self) {
+        self.0 .0.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
+pin_project_lite::pin_project! {
+    /// A response body that keeps its request counted in flight until it is dropped.
+    pub(crate) struct Counted<B> {
+        #[pin]
+        pub(crate) body: B,
+        pub(crate) _guard: InFlightGuard,
+    }
+}
+
+impl<B: Body> Body for Counted<B> {
+    type Data = B::Data;
+    type Error = B::Error;
+
+    fn poll_frame(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<Frame<B::Data>, B::Error>>> {
+        self.project().body.poll_frame(cx)
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.body.is_end_stream()
+    }
+
+    fn size_hint(&self) -> SizeHint {
+        self.body.size_hint()
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Protocol {
+    /// The first `matched` bytes were the HTTP/2 preface's.
+    Unknown {
+        matched: usize,
+    },
+    Http1,
+    Http2,
+}
+
+/// Wraps a connection so that a read fails with `TimedOut` once a request head is overdue.
+pub(crate) struct HeadDeadline<I> {
+    inner: I,
+    timeout: Option<Duration>,
+    /// When the head being waited for is overdue; `None` while a request is in flight.
+    deadline: Option<Instant>,
+    /// Allocated when a read first waits with a deadline; fires at or before it.
+    timer: Option<Pin<Box<Sleep>>>,
+    protocol: Protocol,
+    requests: Arc<InFlight>,
+}
+
+impl<I> HeadDeadline<I> {
+    pub(crate) fn new(inner: I, timeout: Option<Duration>, requests: Arc<InFlight>) -> Self {
+        Self {
+            inner,
+            timeout,
+            deadline: timeout.map(|t| Instant::now() + t),
+            timer: None,
+            protocol: Protocol::Unknown { matched: 0 },
+            requests,
+        }
+    }
+
+    fn observe(&mut self, bytes: &[u8]) {
+        let Protocol::Unknown { mut matched } = self.protocol else {
+            return;
+        };
+        for &byte in bytes {
+            if H2_PREFACE.get(matched) != Some(&byte) {
+                self.protocol = Protocol::Http1;
+                return;
+            }
+            matched += 1;
+            if matched == H2_PREFACE.len() {
+                self.protocol = Protocol::Http2;
+                self.deadline = None;
+                return;
+            }
+        }
+        self.protocol = Protocol::Unknown { matched };
+    }
+
+    /// On HTTP/1.1: no deadline while a request is in flight; a new one when the server starts
+    /// waiting for the next head.
+    fn track_requests(&mut self) {
+        if self.protocol != Protocol::Http1 {
+            return;
+        }
+        if self.requests.0.load(Ordering::Relaxed) > 0 {
+            self.deadline = None;
+        } else if self.deadline.is_none() {
+            self.deadline = self.timeout.map(|t| Instant::now() + t);
+        }
+    }
+
+    /// `true` once `deadline` has passed; else the task is woken when it does.
+    fn overdue(&mut self, cx: &mut Context<'_>, deadline: Instant) -> bool {
+        let timer = self
+            .timer
+            .get_or_insert_with(|| Box::pin(tokio::time::sleep_until(deadline)));
+        if timer.deadline() > deadline {
+            timer.as_mut().reset(deadline);
+        }
+        loop {
+            if timer.as_mut().poll(cx).is_pending() {
+                return false;
+            }
+            // Set for an earlier head: move it to this one's deadline, once.
+            if Instant::now() >= deadline {
+                return true;
+            }
+            timer.as_mut().reset(deadline);
+        }
+    }
+}
+
+impl<I: AsyncRead + Unpin> AsyncRead for HeadDeadline<I> {
+    fn poll_read(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<io::Result<()>> {
+        let this = self.get_mut();
+        this.track_requests();
+        let before = buf.filled().len();
+        match Pin::new(&mut this.inner).poll_read(cx, buf) {
+            Poll::Ready(Ok(())) => {
+                if matches!(this.protocol, Protocol::Unknown { .. }) {
+                    let received = buf.filled()[before..].to_vec();
+                    this.observe(&received);
+                }
+                Poll::Ready(Ok(()))
+            }
+            Poll::Ready(Err(e)) => Poll::Ready(Err(e)),
+            Poll::Pending => {
+                let overdue = match this.deadline {
+                    Some(deadline) => this.overdue(cx, deadline),
+                    None => false,
+                };
+                if overdue {
+                    return Poll::Ready(Err(io::Error::new(
+                        io::ErrorKind::TimedOut,
+                        "no complete request head before the header read timeout",
+                    )));
+                }
+                Poll::Pending
+            }
+        }
+    }
+}
+
+impl<I: AsyncWrite + Unpin> AsyncWrite for HeadDeadline<I> {
+    fn poll_write(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<io::Result<usize>> {
+        Pin::new(&mut self.get_mut().inner).poll_write(cx, buf)
+    }
+
+    fn poll_write_vectored(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        bufs: &[io::IoSlice<'_>],
+    ) -> Poll<io::Result<usize>> {
+        Pin::new(&mut self.get_mut().inner).poll_write_vectored(cx, bufs)
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        self.inner.is_write_vectored()
+    }
+
+    /// An answer flushed may be the end of the last request in flight: then the wait for
+    /// the next head starts, and its timer is armed here (hyper may not read again until
+    /// the client writes).
+    fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        let this = self.get_mut();
+        let flushed = Pin::new(&mut this.inner).poll_flush(cx);
+        if flushed.is_ready() {
+            this.track_requests();
+            if let Some(deadline) = this.deadline {
+                // Overdue already: the next read says so.
+                let _ = this.overdue(cx, deadline);
+            }
+        }
+        flushed
+    }
+
+    fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.get_mut().inner).poll_shutdown(cx)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn wrapper() -> HeadDeadline<()> {
+        HeadDeadline::new((), Some(Duration::from_secs(1)), Arc::default())
+    }
+
+    #[tokio::test]
+    async fn http1_bytes_tell_the_protocol_at_the_first_difference() {
+        let mut d = wrapper();
+        d.observe(b"PR");
+        assert_eq!(d.protocol, Protocol::Unknown { matched: 2 });
+        assert!(d.deadline.is_some());
+        d.observe(b"X");
+        assert_eq!(d.protocol, Protocol::Http1);
+        assert!(d.deadline.is_some(), "the first head is still timed");
+    }
+
+    #[tokio::test]
+    async fn the_whole_preface_is_http2_and_disarms() {
+        let mut d = wrapper();
+        d.observe(&H2_PREFACE[..10]);
+        assert!(d.deadline.is_some());
+        d.observe(&H2_PREFACE[10..]);
+        assert_eq!(d.protocol, Protocol::Http2);
+        assert!(d.deadline.is_none());
+    }
+
+    #[tokio::test]
+    async fn a_request_in_flight_lifts_the_deadline_and_its_end_starts_a_new_one() {
+        let mut d = wrapper();
+        d.observe(b"GET / HTTP/1.1\r\n");
+        let guard = InFlightGuard::new(&d.requests);
+        d.track_requests();
+        assert!(d.deadline.is_none());
+        drop(guard);
+        d.track_requests();
+        let first = d.deadline.expect("waiting for the next head");
+        d.track_requests();
+        assert_eq!(d.deadline, Some(first), "a wait keeps its deadline");
+    }
+}
