@@ -4,6 +4,7 @@ mod head_deadline;
 mod options;
 mod run;
 mod service;
+mod shutdown;
 #[cfg(feature = "tls")]
 mod tls;
 

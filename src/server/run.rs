@@ -10,15 +10,15 @@ use http::uri::Scheme;
 use hyper::body::Incoming;
 use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
 use hyper_util::server::conn::auto;
-use hyper_util::server::graceful::{GracefulShutdown, Watcher};
 use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::net::TcpListener;
-use tokio::sync::{oneshot, watch, Semaphore};
+use tokio::sync::{oneshot, Semaphore};
 use tokio::task::JoinHandle;
 
 use super::head_deadline::{Counted, HeadDeadline, InFlight, InFlightGuard};
 use super::options::ServerOptions;
 use super::service::PactumService;
+use super::shutdown::Shutdown;
 use crate::error::{BoxError, ConfigError};
 use crate::pipeline::IntoPipeline;
 
@@ -221,8 +221,7 @@ async fn accept_loop<S: Servable>(
     mut stopped: oneshot::Receiver<()>,
 ) -> bool {
     let builder = Arc::new(connection_builder(&options));
-    let graceful = GracefulShutdown::new();
-    let (force_close, force_closed) = watch::channel(false);
+    let shutdown = Arc::new(Shutdown::default());
     let limit = options.max_connections.map(|n| Arc::new(Semaphore::new(n)));
     #[cfg(feature = "tls")]
     let tls = options.tls.as_ref().map(|t| t.acceptor());
@@ -269,8 +268,7 @@ async fn accept_loop<S: Servable>(
             service: service.clone(),
             secure,
             header_read_timeout: options.header_read_timeout,
-            watcher: graceful.watcher(),
-            force_closed: force_closed.clone(),
+            shutdown: Arc::clone(&shutdown),
             on_client_error: options.on_client_error.clone(),
         };
         #[cfg(feature = "tls")]
@@ -294,12 +292,9 @@ async fn accept_loop<S: Servable>(
         });
     }
     drop(listener);
-    let finished = tokio::time::timeout(options.shutdown_timeout, graceful.shutdown())
-        .await
-        .is_ok();
+    let finished = shutdown.drain(options.shutdown_timeout).await;
     if !finished {
         tracing::warn!("shutdown deadline passed; closing remaining connections");
-        let _ = force_close.send(true);
     }
     finished
 }
@@ -344,8 +339,7 @@ struct Connection<S> {
     service: S,
     secure: bool,
     header_read_timeout: Option<Duration>,
-    watcher: Watcher,
-    force_closed: watch::Receiver<bool>,
+    shutdown: Arc<Shutdown>,
     on_client_error: Option<ErrorHook>,
 }
 
@@ -359,8 +353,7 @@ impl<S: Servable> Connection<S> {
             service,
             secure,
             header_read_timeout,
-            watcher,
-            mut force_closed,
+            shutdown,
             on_client_error,
         } = self;
         // What the connection's head deadline needs to know: when a request is in flight.
@@ -384,13 +377,8 @@ impl<S: Servable> Connection<S> {
             });
         let io = HeadDeadline::new(io, header_read_timeout, requests);
         let connection = builder.serve_connection(TokioIo::new(io), hyper_service);
-        tokio::select! {
-            result = watcher.watch(connection) => {
-                if let Err(error) = result {
-                    report_client_error(on_client_error.as_ref(), &*error);
-                }
-            }
-            _ = force_closed.wait_for(|closed| *closed) => {}
+        if let Err(error) = shutdown.watch(connection).await {
+            report_client_error(on_client_error.as_ref(), &*error);
         }
     }
 
