@@ -34,9 +34,14 @@ struct KeyDeserializer<'k, D> {
 }
 
 macro_rules! forward {
-    ($($method:ident),*) => {$(
-        fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
-            self.inner.$method(KeyVisitor { visitor, key: self.key })
+    ($($method:ident $(($($arg:ident: $ty:ty),*))?;)*) => {$(
+        fn $method<V: Visitor<'de>>(
+            self,
+            $($($arg: $ty,)*)?
+            visitor: V,
+        ) -> Result<V::Value, D::Error> {
+            let key = self.key;
+            self.inner.$method($($($arg,)*)? KeyVisitor { visitor, key })
         }
     )*};
 }
@@ -44,91 +49,43 @@ macro_rules! forward {
 impl<'de, D: Deserializer<'de>> Deserializer<'de> for KeyDeserializer<'_, D> {
     type Error = D::Error;
 
-    forward!(
-        deserialize_any,
-        deserialize_bool,
-        deserialize_i8,
-        deserialize_i16,
-        deserialize_i32,
-        deserialize_i64,
-        deserialize_i128,
-        deserialize_u8,
-        deserialize_u16,
-        deserialize_u32,
-        deserialize_u64,
-        deserialize_u128,
-        deserialize_f32,
-        deserialize_f64,
-        deserialize_char,
-        deserialize_str,
-        deserialize_string,
-        deserialize_bytes,
-        deserialize_byte_buf,
-        deserialize_option,
-        deserialize_unit,
-        deserialize_seq,
-        deserialize_map,
-        deserialize_identifier,
-        deserialize_ignored_any
-    );
+    forward! {
+        deserialize_any;
+        deserialize_bool;
+        deserialize_i8;
+        deserialize_i16;
+        deserialize_i32;
+        deserialize_i64;
+        deserialize_i128;
+        deserialize_u8;
+        deserialize_u16;
+        deserialize_u32;
+        deserialize_u64;
+        deserialize_u128;
+        deserialize_f32;
+        deserialize_f64;
+        deserialize_char;
+        deserialize_str;
+        deserialize_string;
+        deserialize_bytes;
+        deserialize_byte_buf;
+        deserialize_option;
+        deserialize_unit;
+        deserialize_seq;
+        deserialize_map;
+        deserialize_identifier;
+        deserialize_ignored_any;
+    }
 
-    fn deserialize_unit_struct<V: Visitor<'de>>(
-        self,
-        name: &'static str,
-        visitor: V,
-    ) -> Result<V::Value, D::Error> {
-        let key = self.key;
-        self.inner
-            .deserialize_unit_struct(name, KeyVisitor { visitor, key })
+    forward! {
+        deserialize_unit_struct(name: &'static str);
+        deserialize_newtype_struct(name: &'static str);
+        deserialize_tuple(len: usize);
+        deserialize_tuple_struct(name: &'static str, len: usize);
+        deserialize_struct(name: &'static str, fields: &'static [&'static str]);
+        deserialize_enum(name: &'static str, variants: &'static [&'static str]);
     }
-    fn deserialize_newtype_struct<V: Visitor<'de>>(
-        self,
-        name: &'static str,
-        visitor: V,
-    ) -> Result<V::Value, D::Error> {
-        let key = self.key;
-        self.inner
-            .deserialize_newtype_struct(name, KeyVisitor { visitor, key })
-    }
-    fn deserialize_tuple<V: Visitor<'de>>(
-        self,
-        len: usize,
-        visitor: V,
-    ) -> Result<V::Value, D::Error> {
-        let key = self.key;
-        self.inner
-            .deserialize_tuple(len, KeyVisitor { visitor, key })
-    }
-    fn deserialize_tuple_struct<V: Visitor<'de>>(
-        self,
-        name: &'static str,
-        len: usize,
-        visitor: V,
-    ) -> Result<V::Value, D::Error> {
-        let key = self.key;
-        self.inner
-            .deserialize_tuple_struct(name, len, KeyVisitor { visitor, key })
-    }
-    fn deserialize_struct<V: Visitor<'de>>(
-        self,
-        name: &'static str,
-        fields: &'static [&'static str],
-        visitor: V,
-    ) -> Result<V::Value, D::Error> {
-        let key = self.key;
-        self.inner
-            .deserialize_struct(name, fields, KeyVisitor { visitor, key })
-    }
-    fn deserialize_enum<V: Visitor<'de>>(
-        self,
-        name: &'static str,
-        variants: &'static [&'static str],
-        visitor: V,
-    ) -> Result<V::Value, D::Error> {
-        let key = self.key;
-        self.inner
-            .deserialize_enum(name, variants, KeyVisitor { visitor, key })
-    }
+
     fn is_human_readable(&self) -> bool {
         self.inner.is_human_readable()
     }
@@ -143,6 +100,15 @@ macro_rules! capture {
     ($($method:ident($ty:ty)),*) => {$(
         fn $method<E: de::Error>(self, v: $ty) -> Result<V::Value, E> {
             *self.key = Some(v.to_string());
+            self.visitor.$method(v)
+        }
+    )*};
+}
+
+macro_rules! captured_bytes {
+    ($($method:ident($ty:ty)),*) => {$(
+        fn $method<E: de::Error>(self, v: $ty) -> Result<V::Value, E> {
+            *self.key = Some(String::from_utf8_lossy(&v).into_owned());
             self.visitor.$method(v)
         }
     )*};
@@ -178,18 +144,11 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for KeyVisitor<'_, V> {
         *self.key = Some(v.clone());
         self.visitor.visit_string(v)
     }
-    fn visit_bytes<E: de::Error>(self, v: &[u8]) -> Result<V::Value, E> {
-        *self.key = Some(String::from_utf8_lossy(v).into_owned());
-        self.visitor.visit_bytes(v)
-    }
-    fn visit_borrowed_bytes<E: de::Error>(self, v: &'de [u8]) -> Result<V::Value, E> {
-        *self.key = Some(String::from_utf8_lossy(v).into_owned());
-        self.visitor.visit_borrowed_bytes(v)
-    }
-    fn visit_byte_buf<E: de::Error>(self, v: Vec<u8>) -> Result<V::Value, E> {
-        *self.key = Some(String::from_utf8_lossy(&v).into_owned());
-        self.visitor.visit_byte_buf(v)
-    }
+    captured_bytes!(
+        visit_bytes(&[u8]),
+        visit_borrowed_bytes(&'de [u8]),
+        visit_byte_buf(Vec<u8>)
+    );
     fn visit_none<E: de::Error>(self) -> Result<V::Value, E> {
         self.visitor.visit_none()
     }

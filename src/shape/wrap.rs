@@ -108,10 +108,21 @@ fn missing_field(error: &impl fmt::Display, kind: Kind) -> Option<&'static str> 
 }
 
 macro_rules! checked {
-    ($($method:ident => $kind:expr;)*) => {$(
-        fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
+    ($($method:ident $(($($arg:ident: $ty:ty),*))? => $kind:expr;)*) => {$(
+        fn $method<V: Visitor<'de>>(
+            self,
+            $($($arg: $ty,)*)?
+            visitor: V,
+        ) -> Result<V::Value, D::Error> {
             let Collect { inner, path, state } = self;
-            read(path, state, $kind, visitor, |v| inner.$method(v), |p, v| p.$method(v))
+            read(
+                path,
+                state,
+                $kind,
+                visitor,
+                |v| inner.$method($($($arg,)*)? v),
+                |p, v| p.$method($($($arg,)*)? v),
+            )
         }
     )*};
 }
@@ -147,103 +158,13 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Collect<'_, D> {
         deserialize_ignored_any => Kind::Other;
     }
 
-    fn deserialize_unit_struct<V: Visitor<'de>>(
-        self,
-        name: &'static str,
-        visitor: V,
-    ) -> Result<V::Value, D::Error> {
-        let Collect { inner, path, state } = self;
-        read(
-            path,
-            state,
-            Kind::Other,
-            visitor,
-            |v| inner.deserialize_unit_struct(name, v),
-            |p, v| p.deserialize_unit_struct(name, v),
-        )
-    }
-
-    fn deserialize_newtype_struct<V: Visitor<'de>>(
-        self,
-        name: &'static str,
-        visitor: V,
-    ) -> Result<V::Value, D::Error> {
-        let Collect { inner, path, state } = self;
-        read(
-            path,
-            state,
-            Kind::Other,
-            visitor,
-            |v| inner.deserialize_newtype_struct(name, v),
-            |p, v| p.deserialize_newtype_struct(name, v),
-        )
-    }
-
-    fn deserialize_tuple<V: Visitor<'de>>(
-        self,
-        len: usize,
-        visitor: V,
-    ) -> Result<V::Value, D::Error> {
-        let Collect { inner, path, state } = self;
-        read(
-            path,
-            state,
-            Kind::Other,
-            visitor,
-            |v| inner.deserialize_tuple(len, v),
-            |p, v| p.deserialize_tuple(len, v),
-        )
-    }
-
-    fn deserialize_tuple_struct<V: Visitor<'de>>(
-        self,
-        name: &'static str,
-        len: usize,
-        visitor: V,
-    ) -> Result<V::Value, D::Error> {
-        let Collect { inner, path, state } = self;
-        read(
-            path,
-            state,
-            Kind::Other,
-            visitor,
-            |v| inner.deserialize_tuple_struct(name, len, v),
-            |p, v| p.deserialize_tuple_struct(name, len, v),
-        )
-    }
-
-    fn deserialize_struct<V: Visitor<'de>>(
-        self,
-        name: &'static str,
-        fields: &'static [&'static str],
-        visitor: V,
-    ) -> Result<V::Value, D::Error> {
-        let Collect { inner, path, state } = self;
-        read(
-            path,
-            state,
-            Kind::Struct(fields),
-            visitor,
-            |v| inner.deserialize_struct(name, fields, v),
-            |p, v| p.deserialize_struct(name, fields, v),
-        )
-    }
-
-    fn deserialize_enum<V: Visitor<'de>>(
-        self,
-        name: &'static str,
-        variants: &'static [&'static str],
-        visitor: V,
-    ) -> Result<V::Value, D::Error> {
-        let Collect { inner, path, state } = self;
-        read(
-            path,
-            state,
-            Kind::Other,
-            visitor,
-            |v| inner.deserialize_enum(name, variants, v),
-            |p, v| p.deserialize_enum(name, variants, v),
-        )
+    checked! {
+        deserialize_unit_struct(name: &'static str) => Kind::Other;
+        deserialize_newtype_struct(name: &'static str) => Kind::Other;
+        deserialize_tuple(len: usize) => Kind::Other;
+        deserialize_tuple_struct(name: &'static str, len: usize) => Kind::Other;
+        deserialize_struct(name: &'static str, fields: &'static [&'static str]) => Kind::Struct(fields);
+        deserialize_enum(name: &'static str, variants: &'static [&'static str]) => Kind::Other;
     }
 
     fn is_human_readable(&self) -> bool {
