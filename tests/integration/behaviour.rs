@@ -11,13 +11,7 @@ const NEW_USER: &str =
     r#"{"name":"Ada","email":"ada@example.com","age":36,"tags":["math","code"]}"#;
 
 async fn create(app: &TestServer, body: &'static str) -> crate::support::Answer {
-    app.send(
-        app.client
-            .post(app.url("/users"))
-            .header("content-type", "application/json")
-            .body(body),
-    )
-    .await
+    app.post_json("/users", body).await
 }
 
 pub async fn health(app: &TestServer) {

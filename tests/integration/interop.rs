@@ -7,16 +7,6 @@ use serde_json::{json, Value};
 
 use crate::support::{Answer, TestServer};
 
-async fn post(app: &TestServer, path: &str, body: impl Into<String>) -> Answer {
-    app.send(
-        app.client
-            .post(app.url(path))
-            .header("content-type", "application/json")
-            .body(body.into()),
-    )
-    .await
-}
-
 #[track_caller]
 fn refused(answer: &Answer, details: Value) {
     answer.assert(
@@ -42,7 +32,7 @@ async fn raw_get(app: &TestServer, target: &str) -> (u16, Value) {
 pub async fn encoded_brackets_in_query_keys(app: &TestServer) {
     for (name, tags) in [("a", r#"["x","y"]"#), ("b", r#"["x"]"#), ("c", r#"["y"]"#)] {
         let body = format!(r#"{{"name":"{name}","email":"{name}@example.com","tags":{tags}}}"#);
-        assert_eq!(post(app, "/users", body).await.status, 201);
+        assert_eq!(app.post_json("/users", body).await.status, 201);
     }
     for query in [
         "tag=x&tag=y",
@@ -62,7 +52,7 @@ pub async fn encoded_brackets_in_query_keys(app: &TestServer) {
 
 pub async fn missing_fields_are_named(app: &TestServer) {
     refused(
-        &post(app, "/users", r#"{"name":"No Email"}"#).await,
+        &app.post_json("/users", r#"{"name":"No Email"}"#).await,
         json!([{"path": ["email"], "message": "missing field `email`"}]),
     );
     refused(
@@ -70,7 +60,8 @@ pub async fn missing_fields_are_named(app: &TestServer) {
         json!([{"path": ["ms"], "message": "missing field `ms`"}]),
     );
     refused(
-        &post(app, "/echo", r#"{"items":[{"sku":"a"},{"qty":2}]}"#).await,
+        &app.post_json("/echo", r#"{"items":[{"sku":"a"},{"qty":2}]}"#)
+            .await,
         json!([
             {"path": ["items", 0, "qty"], "message": "missing field `qty`"},
             {"path": ["items", 1, "sku"], "message": "missing field `sku`"},
@@ -80,7 +71,8 @@ pub async fn missing_fields_are_named(app: &TestServer) {
 
 pub async fn every_shape_error_is_reported(app: &TestServer) {
     refused(
-        &post(app, "/users", r#"{"name":5,"email":true,"age":"old"}"#).await,
+        &app.post_json("/users", r#"{"name":5,"email":true,"age":"old"}"#)
+            .await,
         json!([
             {"path": ["name"], "message": "invalid type: integer `5`, expected a string"},
             {"path": ["email"], "message": "invalid type: boolean `true`, expected a string"},
@@ -89,7 +81,8 @@ pub async fn every_shape_error_is_reported(app: &TestServer) {
     );
     // The rules still run on the fields that did parse.
     refused(
-        &post(app, "/users", r#"{"name":"","email":"nope","age":-3}"#).await,
+        &app.post_json("/users", r#"{"name":"","email":"nope","age":-3}"#)
+            .await,
         json!([
             {"path": ["age"], "message": "expected a non-negative integer (u16), found -3"},
             {"path": ["email"], "message": "must be a valid email address"},
@@ -97,8 +90,7 @@ pub async fn every_shape_error_is_reported(app: &TestServer) {
         ]),
     );
     refused(
-        &post(
-            app,
+        &app.post_json(
             "/echo",
             r#"{"items":[{"sku":1,"qty":"x"},{"sku":"b","qty":100}]}"#,
         )
@@ -173,12 +165,8 @@ pub async fn numbers_out_of_range(app: &TestServer) {
         json!([{"path": ["limit"], "message": "number too large for u32"}]),
     );
     refused(
-        &post(
-            app,
-            "/users",
-            r#"{"name":"A","email":"a@b.co","age":70000}"#,
-        )
-        .await,
+        &app.post_json("/users", r#"{"name":"A","email":"a@b.co","age":70000}"#)
+            .await,
         json!([{"path": ["age"], "message": "number too large for u16"}]),
     );
 }

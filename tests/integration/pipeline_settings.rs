@@ -63,14 +63,7 @@ async fn request_timeout_answers_503(app: &TestServer) {
     fast.assert(200, json!({"slept": 10}));
     assert_eq!(fast.header("x-server-wide"), "yes");
     let big = format!(r#"{{"name":"{}","email":"a@b.co"}}"#, "x".repeat(100));
-    let answer = app
-        .send(
-            app.client
-                .post(app.url("/users"))
-                .header("content-type", "application/json")
-                .body(big),
-        )
-        .await;
+    let answer = app.post_json("/users", big).await;
     answer.assert(413, json!({"error": "Payload too large"}));
 }
 

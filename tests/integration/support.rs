@@ -50,6 +50,13 @@ impl TestServer {
         .await
     }
 
+    /// POSTs `body` as JSON.
+    pub async fn post_json(&self, path: &str, body: impl Into<String>) -> Answer {
+        let request = self.client.post(self.url(path));
+        let request = request.header("content-type", "application/json");
+        self.send(request.body(body.into())).await
+    }
+
     pub async fn send(&self, request: reqwest::RequestBuilder) -> Answer {
         Answer::from(request.send().await.expect("request sent")).await
     }
@@ -145,18 +152,7 @@ pub async fn native() -> TestServer {
 /// The conformance API through the warp adapter, served with the hardened settings; requests
 /// no contract matches fall through to the adapter's JSON 404, as in the fixture.
 pub async fn warp() -> TestServer {
-    use warp::Filter;
-    let app = pactum_warp::filter(crate::api::handlers())
-        .expect("valid handler list")
-        .or(pactum_warp::not_found());
-    let server = pactum_warp::serve(app, options())
-        .await
-        .expect("server starts");
-    TestServer {
-        addr: server.local_addr(),
-        running: Running::Server(server),
-        client: client(),
-    }
+    warp_with(crate::api::handlers()).await
 }
 
 /// An application through the warp adapter on pactum's server, with the JSON 404 after it.
