@@ -112,14 +112,19 @@
 //! `rustls::crypto::ring::default_provider().install_default()`.
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
+mod builder;
 mod call;
 mod client;
+mod decode;
 mod error;
 mod tls;
+mod transport;
 mod url;
 
-pub use call::{BodyReady, Call, HasQuery, ParamsReady, Provided, Response};
-pub use client::{Client, ClientBuilder, DEFAULT_TIMEOUT};
+pub use builder::ClientBuilder;
+pub use call::{BodyReady, Call, HasQuery, ParamsReady, Provided};
+pub use client::{Client, DEFAULT_TIMEOUT};
+pub use decode::Response;
 pub use error::{Error, Part};
 pub use url::IntoBaseUrl;
 

@@ -1,0 +1,96 @@
+//! Turning an answer into the contract's response value, or the error it stands for.
+
+use bytes::Bytes;
+use http::{HeaderMap, StatusCode};
+use pactum::{Detail, ErrorBody, Presence, Slot};
+
+use crate::error::{Error, Part};
+use crate::transport::Received;
+
+/// A decoded answer with its status and headers. Returned by [`Call::send_full`](crate::Call::send_full).
+#[derive(Debug, Clone)]
+pub struct Response<R> {
+    status: StatusCode,
+    headers: HeaderMap,
+    value: R,
+}
+
+impl<R> Response<R> {
+    /// The status (a `2xx`).
+    pub fn status(&self) -> StatusCode {
+        self.status
+    }
+
+    /// The headers.
+    pub fn headers(&self) -> &HeaderMap {
+        &self.headers
+    }
+
+    /// The decoded, validated value.
+    pub fn value(&self) -> &R {
+        &self.value
+    }
+
+    /// The decoded, validated value.
+    pub fn into_value(self) -> R {
+        self.value
+    }
+
+    /// The status, the headers and the value.
+    pub fn into_parts(self) -> (StatusCode, HeaderMap, R) {
+        (self.status, self.headers, self.value)
+    }
+}
+
+/// Turns an answer into the response value or the error it stands for.
+pub(crate) fn decode<R: Slot>(received: Received) -> Result<Response<R>, Error> {
+    let Received {
+        status,
+        headers,
+        body,
+    } = received;
+    if !status.is_success() {
+        return Err(Error::status_error(status, error_body(status, &body)));
+    }
+    // No content declared: whatever came is ignored. An empty body decodes as JSON `null`
+    // (a type that accepts `null` reads a 204 as such; others fail to decode).
+    let bytes: &[u8] = if !<R::Presence as Presence>::DECLARED || body.is_empty() {
+        b"null"
+    } else {
+        &body
+    };
+    // Where it does not fit, every shape error with its path, as the server reports a body's.
+    let value: R = serde_json::from_slice(bytes).map_err(|e| {
+        let mut details = Detail::from_json::<R>(bytes);
+        if details.is_empty() {
+            details.push(Detail::new(Vec::new(), e.to_string()));
+        }
+        Error::decode(status, details, e)
+    })?;
+    value.check().map_err(|errors| {
+        Error::validation(Part::Response, Detail::from_validation(&errors)).with_status(status)
+    })?;
+    Ok(Response {
+        status,
+        headers,
+        value,
+    })
+}
+
+/// The pactum error body of a non-2xx answer, or one made from its raw text.
+fn error_body(status: StatusCode, body: &Bytes) -> ErrorBody {
+    if let Ok(decoded) = serde_json::from_slice::<ErrorBody>(body) {
+        return decoded;
+    }
+    let text = String::from_utf8_lossy(body).trim().to_owned();
+    let error = if text.is_empty() {
+        status.canonical_reason().unwrap_or("").to_owned()
+    } else {
+        text
+    };
+    ErrorBody {
+        error,
+        details: Vec::new(),
+        code: None,
+    }
+}
