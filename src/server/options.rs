@@ -121,6 +121,12 @@ impl ServerOptions {
     }
 
     /// How long a client may take to send a request head; `None` disables it. Default 10 s.
+    ///
+    /// Each request head must arrive whole within it, counted from when the server starts
+    /// waiting for it: the connection's start (a silent connection, or a stalled HTTP/2
+    /// preface, is closed) and, on HTTP/1.1, the end of the previous answer (an idle
+    /// keep-alive connection is closed). A request being handled is never cut by it, however
+    /// long it takes. Kept per connection: one timer, moved only when it fires early.
     pub fn header_read_timeout(mut self, timeout: impl Into<Option<Duration>>) -> Self {
         self.header_read_timeout = timeout.into();
         self
