@@ -1,0 +1,221 @@
+//! The driver: starts the servers, checks their answers, measures, prints, writes JSON.
+
+mod callgrind;
+mod cli;
+mod processes;
+mod report;
+mod stats;
+mod wrk;
+
+use std::process::ExitCode;
+use std::time::Instant;
+
+use crate::clients::ClientKind;
+use crate::http::Endpoint;
+use crate::servers::ServerKind;
+
+use callgrind::*;
+use cli::*;
+use processes::*;
+use report::*;
+use stats::*;
+use wrk::*;
+
+pub(crate) fn main(args: &[String]) -> ExitCode {
+    let config = match parse_args(args) {
+        Ok(config) => config,
+        Err(message) => {
+            if !message.is_empty() {
+                eprintln!("error: {message}\n");
+            }
+            eprint!("{HELP}");
+            return ExitCode::from(2);
+        }
+    };
+    match run(&config) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("\nFAILED: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+type Result<T, E = String> = std::result::Result<T, E>;
+
+fn run(config: &Config) -> Result<()> {
+    let exe = std::env::current_exe().map_err(|e| e.to_string())?;
+    require("taskset", &["--version"])?;
+    if config.load {
+        require("wrk", &["--version"])?;
+    }
+    if config.callgrind.is_some() {
+        require("valgrind", &["--version"])?;
+    }
+    let ticks_per_second = clock_ticks()?;
+    println!(
+        "peer_load: {} rounds x {} s per server and endpoint, wrk -t1 -c{} on cpu {}, servers on cpu {}; load average {}",
+        config.rounds,
+        config.duration,
+        config.connections,
+        config.load_cpu,
+        config.server_cpu,
+        std::fs::read_to_string("/proc/loadavg")
+            .unwrap_or_default()
+            .split_whitespace()
+            .take(3)
+            .collect::<Vec<_>>()
+            .join(" ")
+    );
+
+    // Start every server, pinned to the server core, one worker each.
+    let mut running = Vec::new();
+    for &kind in &config.servers {
+        let server = Server::spawn(&exe, kind, Some(config.server_cpu), None)?;
+        println!(
+            "  {:<15} pid {:>7}  port {}",
+            kind.name(),
+            server.pid,
+            server.port
+        );
+        running.push((kind, server));
+    }
+
+    verify(&running)?;
+
+    let mut report = Report::default();
+    std::fs::create_dir_all(&config.out).map_err(|e| e.to_string())?;
+    let lua = config.out.join("post-users.lua");
+    std::fs::write(
+        &lua,
+        format!(
+            "wrk.method = \"POST\"\nwrk.body = '{}'\nwrk.headers[\"Content-Type\"] = \"application/json\"\n",
+            crate::api::NEW_USER_JSON
+        ),
+    )
+    .map_err(|e| e.to_string())?;
+
+    if config.load {
+        println!("\nwarm-up (1 s per server and endpoint)");
+        for (_, server) in &running {
+            for endpoint in Endpoint::ALL {
+                wrk(config, server.port, endpoint, &lua, 1)?;
+            }
+        }
+        for round in 0..config.rounds {
+            let started = Instant::now();
+            let n = running.len();
+            for i in 0..n {
+                let (kind, server) = &running[(i + round) % n];
+                for j in 0..Endpoint::ALL.len() {
+                    let endpoint = Endpoint::ALL[(j + round) % Endpoint::ALL.len()];
+                    let before = crate::cpu_ticks(&server.pid.to_string());
+                    let run = wrk(config, server.port, endpoint, &lua, config.duration)?;
+                    let after = crate::cpu_ticks(&server.pid.to_string());
+                    let per_request =
+                        |ticks: u64| ticks as f64 * 1e6 / ticks_per_second / run.requests as f64;
+                    report
+                        .samples
+                        .entry((*kind, endpoint))
+                        .or_default()
+                        .push(Sample {
+                            user_us: per_request(after.0 - before.0),
+                            sys_us: per_request(after.1 - before.1),
+                            rps: run.rps,
+                            p50_us: run.p50_us,
+                            p99_us: run.p99_us,
+                        });
+                }
+            }
+            println!(
+                "round {}/{} done in {:.0} s",
+                round + 1,
+                config.rounds,
+                started.elapsed().as_secs_f64()
+            );
+        }
+        for (kind, server) in &running {
+            report.rss_kib.insert(*kind, server.peak_rss_kib());
+        }
+    }
+
+    // The client benchmark runs against pactum-native (or the first server).
+    if config.client {
+        let target = running
+            .iter()
+            .find(|(k, _)| *k == ServerKind::PactumNative)
+            .unwrap_or(&running[0]);
+        println!("\nclient benchmark against {}", target.0.name());
+        for round in 0..config.rounds {
+            for i in 0..ClientKind::ALL.len() {
+                let kind = ClientKind::ALL[(i + round) % ClientKind::ALL.len()];
+                for endpoint in Endpoint::ALL {
+                    let run = client_run(&exe, config, kind, endpoint, target.1.port)?;
+                    report
+                        .client_samples
+                        .entry((kind, endpoint))
+                        .or_default()
+                        .push(run.sample(ticks_per_second));
+                }
+            }
+            println!("client round {}/{} done", round + 1, config.rounds);
+        }
+    }
+
+    for (_, server) in running {
+        server.stop();
+    }
+
+    if let Some((n1, n2)) = config.callgrind {
+        println!("\ninstruction counts under callgrind ({n1} and {n2} requests; marginal cost)");
+        for &kind in &config.servers {
+            for endpoint in Endpoint::ALL {
+                let ir = server_instructions(&exe, config, kind, endpoint, n1, n2)?;
+                println!(
+                    "  {:<15} {:<22} {:>9.0} Ir/request",
+                    kind.name(),
+                    endpoint.name(),
+                    ir
+                );
+                report.server_ir.insert((kind, endpoint), ir);
+            }
+        }
+        for n in [10, 100, 1000] {
+            let ir = route_instructions(&exe, config, n)?;
+            println!("  route matching, {n:>4} routes      {ir:>9.0} Ir/lookup");
+            report.route_ir.push((n, ir));
+        }
+        if config.client {
+            let server = Server::spawn(
+                &exe,
+                ServerKind::PactumNative,
+                Some(config.server_cpu),
+                None,
+            )?;
+            for kind in ClientKind::ALL {
+                for endpoint in Endpoint::ALL {
+                    let ir =
+                        client_instructions(&exe, config, kind, endpoint, server.port, n1, n2)?;
+                    println!(
+                        "  {:<15} {:<22} {:>9.0} Ir/call",
+                        kind.name(),
+                        endpoint.name(),
+                        ir
+                    );
+                    report.client_ir.insert((kind, endpoint), ir);
+                }
+            }
+            server.stop();
+        }
+    }
+
+    let json = report.print(config);
+    let path = config.out.join("results.json");
+    std::fs::write(
+        &path,
+        serde_json::to_string_pretty(&json).map_err(|e| e.to_string())?,
+    )
+    .map_err(|e| e.to_string())?;
+    println!("\nJSON: {}", path.display());
+    Ok(())
+}

@@ -1,0 +1,183 @@
+//! The processes a run starts: tools it needs, servers pinned to a core, their answers checked.
+
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+use std::process::{Child, ChildStdout, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use crate::http::{self, Endpoint};
+use crate::servers::ServerKind;
+
+use super::*;
+
+pub(super) fn require(tool: &str, args: &[&str]) -> Result<()> {
+    match Command::new(tool)
+        .args(args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+    {
+        Ok(_) => Ok(()),
+        Err(e) => Err(format!(
+            "`{tool}` is needed ({e}); benches/peer-load.sh installs it"
+        )),
+    }
+}
+
+pub(super) fn clock_ticks() -> Result<f64> {
+    let out = Command::new("getconf")
+        .arg("CLK_TCK")
+        .output()
+        .map_err(|e| format!("getconf CLK_TCK: {e}"))?;
+    String::from_utf8_lossy(&out.stdout)
+        .trim()
+        .parse()
+        .map_err(|e| format!("getconf CLK_TCK: {e}"))
+}
+
+pub(super) fn pinned(cpu: Option<usize>, program: &str) -> Command {
+    match cpu {
+        Some(cpu) => {
+            let mut command = Command::new("taskset");
+            command.arg("-c").arg(cpu.to_string()).arg(program);
+            command
+        }
+        None => Command::new(program),
+    }
+}
+
+pub(super) struct Server {
+    pub(super) child: Child,
+    pub(super) _stdout: BufReader<ChildStdout>,
+    pub(super) pid: u32,
+    pub(super) port: u16,
+}
+
+impl Server {
+    pub(super) fn spawn(
+        exe: &Path,
+        kind: ServerKind,
+        cpu: Option<usize>,
+        callgrind_out: Option<&Path>,
+    ) -> Result<Self> {
+        let mut command = match callgrind_out {
+            Some(out) => callgrind_command(cpu.unwrap_or(0), out, exe),
+            None => {
+                let mut command = pinned(cpu, &exe.to_string_lossy());
+                command.env_remove("RUST_LOG");
+                command
+            }
+        };
+        let mut child = command
+            .arg("serve")
+            .arg(kind.name())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .map_err(|e| format!("start {}: {e}", kind.name()))?;
+        let mut stdout = BufReader::new(child.stdout.take().expect("piped stdout"));
+        let mut line = String::new();
+        stdout
+            .read_line(&mut line)
+            .map_err(|e| format!("{}: {e}", kind.name()))?;
+        let port = line
+            .trim()
+            .strip_prefix("listening ")
+            .and_then(|p| p.parse().ok())
+            .ok_or_else(|| format!("{} did not start: {line:?}", kind.name()))?;
+        Ok(Self {
+            pid: child.id(),
+            child,
+            _stdout: stdout,
+            port,
+        })
+    }
+
+    pub(super) fn peak_rss_kib(&self) -> u64 {
+        std::fs::read_to_string(format!("/proc/{}/status", self.pid))
+            .ok()
+            .and_then(|status| {
+                status.lines().find_map(|line| {
+                    line.strip_prefix("VmHWM:")?
+                        .trim()
+                        .trim_end_matches("kB")
+                        .trim()
+                        .parse()
+                        .ok()
+                })
+            })
+            .unwrap_or(0)
+    }
+
+    /// Closes stdin (the server exits) and waits.
+    pub(super) fn stop(mut self) {
+        drop(self.child.stdin.take());
+        let deadline = Instant::now() + Duration::from_secs(60);
+        loop {
+            match self.child.try_wait() {
+                Ok(Some(_)) | Err(_) => return,
+                Ok(None) if Instant::now() > deadline => {
+                    let _ = self.child.kill();
+                    let _ = self.child.wait();
+                    return;
+                }
+                Ok(None) => std::thread::sleep(Duration::from_millis(20)),
+            }
+        }
+    }
+}
+
+/// Every server must answer every endpoint with the same bytes (but the `date` value).
+pub(super) fn verify(running: &[(ServerKind, Server)]) -> Result<()> {
+    println!("\nchecking that every server answers byte for byte the same");
+    for endpoint in Endpoint::ALL {
+        let mut reference: Option<(ServerKind, String)> = None;
+        for (kind, server) in running {
+            let mut conn = http::Conn::connect(server.port).map_err(|e| e.to_string())?;
+            // Twice on one connection: keep-alive works and the answer does not change.
+            let first = http::normalise(&conn.send(endpoint).map_err(|e| e.to_string())?);
+            let second = http::normalise(&conn.send(endpoint).map_err(|e| e.to_string())?);
+            if first != second {
+                return Err(format!(
+                    "{} answers {} differently on a second request:\n{first}\n---\n{second}",
+                    kind.name(),
+                    endpoint.name()
+                ));
+            }
+            let expected = if endpoint == Endpoint::Create {
+                "HTTP/1.1 201 Created\r\n"
+            } else {
+                "HTTP/1.1 200 OK\r\n"
+            };
+            if !first.starts_with(expected) {
+                return Err(format!(
+                    "{} answers {} with\n{first}",
+                    kind.name(),
+                    endpoint.name()
+                ));
+            }
+            match &reference {
+                None => reference = Some((*kind, first)),
+                Some((ref_kind, ref_text)) if *ref_text != first => {
+                    return Err(format!(
+                        "{} and {} answer {} differently:\n--- {}\n{ref_text}\n--- {}\n{first}",
+                        ref_kind.name(),
+                        kind.name(),
+                        endpoint.name(),
+                        ref_kind.name(),
+                        kind.name()
+                    ));
+                }
+                Some(_) => {}
+            }
+        }
+        let (_, text) = reference.expect("at least one server");
+        println!(
+            "  {:<22} identical: {}",
+            endpoint.name(),
+            text.replace("\r\n", " | ")
+        );
+    }
+    Ok(())
+}
