@@ -34,6 +34,9 @@ const BODY_LIMIT: usize = 1024 * 1024;
 /// One server implementation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub(crate) enum ServerKind {
+    /// Raw hyper as hyper ships: `http1::Builder` defaults, no timer, no limits set — the
+    /// floor every server here is compared with.
+    RawHyperDefaults,
     RawHyper,
     Axum,
     Warp,
@@ -45,14 +48,16 @@ pub(crate) enum ServerKind {
 }
 
 impl ServerKind {
-    pub(crate) const DEFAULT: [Self; 5] = [
+    pub(crate) const DEFAULT: [Self; 6] = [
+        Self::RawHyperDefaults,
         Self::RawHyper,
         Self::Axum,
         Self::Warp,
         Self::PactumNative,
         Self::PactumWarp,
     ];
-    const ALL: [Self; 6] = [
+    const ALL: [Self; 7] = [
+        Self::RawHyperDefaults,
         Self::RawHyper,
         Self::Axum,
         Self::Warp,
@@ -63,6 +68,7 @@ impl ServerKind {
 
     pub(crate) fn name(self) -> &'static str {
         match self {
+            Self::RawHyperDefaults => "raw-hyper-defaults",
             Self::RawHyper => "raw-hyper",
             Self::Axum => "axum",
             Self::Warp => "warp",
@@ -114,6 +120,9 @@ async fn start(kind: ServerKind) -> u16 {
             let listener = TcpListener::bind(addr).await.expect("bind");
             let port = listener.local_addr().expect("local addr").port();
             match other {
+                ServerKind::RawHyperDefaults => {
+                    tokio::spawn(serve_http1_defaults(listener));
+                }
                 ServerKind::RawHyper => {
                     tokio::spawn(serve_loop(listener, hyper::service::service_fn(raw_hyper)));
                 }
@@ -158,6 +167,22 @@ fn connection_builder() -> auto::Builder<TokioExecutor> {
         .timer(TokioTimer::new())
         .max_header_list_size(64 * 1024);
     builder
+}
+
+/// The accept loop of raw hyper with hyper's defaults: HTTP/1.1 only, no timer, no limits.
+async fn serve_http1_defaults(listener: TcpListener) {
+    loop {
+        let Ok((stream, _)) = listener.accept().await else {
+            continue;
+        };
+        let _ = stream.set_nodelay(true);
+        tokio::spawn(async move {
+            let service = hyper::service::service_fn(raw_hyper);
+            let _ = hyper::server::conn::http1::Builder::new()
+                .serve_connection(TokioIo::new(stream), service)
+                .await;
+        });
+    }
 }
 
 /// The accept loop of raw hyper, axum, warp and pactum-warp.

@@ -15,7 +15,7 @@ OPTIONS
   --connections N       wrk connections (default 32)
   --server-cpu N        the core the servers are pinned to (default 0)
   --load-cpu N          the core wrk and the clients are pinned to (default 1)
-  --servers A,B,..      servers to run (default raw-hyper,axum,warp,pactum-native,pactum-warp;
+  --servers A,B,..      servers to run (default raw-hyper-defaults,raw-hyper,axum,warp,pactum-native,pactum-warp;
                         also: pactum-service, the pipeline service on the shared accept loop)
   --callgrind N1,N2     request counts for the marginal instruction count (default 200,1200)
   --client-calls N      calls per client run (default 20000)

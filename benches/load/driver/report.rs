@@ -119,7 +119,20 @@ impl Report {
 
         // Ratios.
         let pairs = [
+            (
+                ServerKind::PactumNative,
+                ServerKind::RawHyperDefaults,
+                "<= 1.10",
+            ),
+            (ServerKind::Axum, ServerKind::RawHyperDefaults, "(info)"),
+            (ServerKind::Warp, ServerKind::RawHyperDefaults, "(info)"),
+            (
+                ServerKind::PactumWarp,
+                ServerKind::RawHyperDefaults,
+                "(info)",
+            ),
             (ServerKind::PactumNative, ServerKind::RawHyper, "<= 1.03"),
+            (ServerKind::PactumNative, ServerKind::Warp, "<= 1.00"),
             (ServerKind::PactumNative, ServerKind::Axum, "< 1.00"),
             (ServerKind::PactumWarp, ServerKind::Warp, "<= 1.03"),
         ];
