@@ -67,13 +67,27 @@ pub struct Handler<P, Q, B, R> {
 pub fn handler<P, Q, B, R, F, Fut>(endpoint: Endpoint<P, Q, B, R>, f: F) -> Handler<P, Q, B, R>
 where
     F: Fn(Ctx<P, Q, B>) -> Fut + Send + Sync + 'static,
-    Fut: Future<Output = Result<R, Error>> + Send + 'static,
+    Fut: HandlerFuture<R>,
 {
     Handler {
         endpoint,
         func: Arc::new(move |ctx| Box::pin(f(ctx))),
     }
 }
+
+/// The future a handler's function returns: `Send + 'static`, resolving to
+/// `Result<R, pactum::Error>`. A bound of [`handler()`], here for its compiler message.
+#[diagnostic::on_unimplemented(
+    message = "a handler of this contract must return `Result<{R}, pactum::Error>`",
+    label = "the function's future must resolve to `Result<{R}, pactum::Error>`",
+    note = "end with `Ok(value)` of the contract's response type; `?` and `Err(e.into())` turn errors into `pactum::Error`"
+)]
+pub trait HandlerFuture<R>: Future<Output = Result<R, Error>> + Send + 'static {}
+
+// `do_not_recommend`: a wrong return type reports the message above, not rustc's type mismatch
+// on `Future::Output`.
+#[diagnostic::do_not_recommend]
+impl<R, Fut> HandlerFuture<R> for Fut where Fut: Future<Output = Result<R, Error>> + Send + 'static {}
 
 impl<P, Q, B, R> Handler<P, Q, B, R> {
     /// Runs the function with `ctx`: no HTTP, no middleware, no response check. Resolves to

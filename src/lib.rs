@@ -35,12 +35,90 @@ pub use contract::{
 pub use error::{
     BoxError, ConfigError, Detail, Error, ErrorBody, HttpError, PathSegment, Rejection,
 };
-pub use handler::{handler, AnyHandler, Handler};
+pub use handler::{handler, AnyHandler, Handler, HandlerFuture};
 pub use middleware::Middleware;
 pub use pipeline::{
     AnswerMode, ErrorFormatter, IntoPipeline, Pipeline, PipelineBuilder, Routed, DEFAULT_BODY_LIMIT,
 };
 pub use response::Response;
+
+/// A route written as a literal, checked while compiling: `route!("/users/:id")`.
+///
+/// The literal is parsed with the rules of [`route::pattern`] and friends (a leading `/`,
+/// names of ASCII letters, digits and `_`, no repeated name, a catch-all `*name` last only),
+/// and a malformed route does not compile. Its kind follows from its segments: no params
+/// gives a [`route::Static`], `:name` segments a [`route::Pattern`], a final `*name` a
+/// [`route::Dynamic`].
+///
+/// A route with params carries its names in its type: `.params::<T>()` then needs a `T` that
+/// derives [`Params`], and compares the two while compiling. A mismatch does not build:
+///
+/// ```text
+/// error[E0080]: evaluation panicked: params type `UserPath` does not fit route `/users/:id`:
+///               the route names `id`, the type has `user_id`; missing `id`; extra `user_id`.
+///               Give the type one field per route name (`#[serde(rename = "..")]` counts)
+/// ```
+///
+/// The comparison is a constant evaluated when the code is compiled to a program (`cargo
+/// build`, `cargo test`; `cargo check` does not evaluate it) and costs nothing at run time.
+/// `build()` still parses the route and checks the names, as for a route made at run time.
+///
+/// ```
+/// use pactum::{route, Endpoint, Params};
+/// use serde::{Deserialize, Serialize};
+/// use validator::Validate;
+///
+/// #[derive(Serialize, Deserialize, Validate, Params)]
+/// struct RepoPath {
+///     org: String,
+///     #[serde(rename = "repo")]
+///     name: String,
+/// }
+///
+/// let health = Endpoint::get(route!("/health")).build()?;
+/// let repo = Endpoint::get(route!("/orgs/:org/repos/:repo"))
+///     .params::<RepoPath>()
+///     .build()?;
+/// assert_eq!(repo.route().as_str(), "/orgs/:org/repos/:repo");
+/// # let _ = health;
+/// # Ok::<(), pactum::ConfigError>(())
+/// ```
+///
+/// ```compile_fail
+/// // error: invalid route `/users/:id/:id`: the param name `id` is repeated
+/// let bad = pactum::route!("/users/:id/:id");
+/// ```
+#[doc(inline)]
+pub use pactum_macros::route;
+
+/// Lists a params struct's field names, as serde deserialises them, for the compile-time check
+/// of a [`route!`] route (it implements [`route::ParamNames`]).
+///
+/// `#[serde(rename = "..")]`, `#[serde(rename_all = "..")]` (and their `deserialize = ".."`
+/// forms) and `#[serde(skip)]` / `#[serde(skip_deserializing)]` are read; `alias`es are not
+/// route names. A `#[serde(flatten)]` field is refused: its names are not known while
+/// compiling, so declare such a route with [`route::pattern`], checked by `build()`.
+///
+/// ```
+/// use pactum::{route, Endpoint, Params};
+/// use serde::{Deserialize, Serialize};
+/// use validator::Validate;
+///
+/// #[derive(Serialize, Deserialize, Validate, Params)]
+/// #[serde(rename_all = "camelCase")]
+/// struct ItemPath {
+///     user_id: u64,
+///     item_id: u64,
+/// }
+///
+/// let item = Endpoint::get(route!("/users/:userId/items/:itemId"))
+///     .params::<ItemPath>()
+///     .build()?;
+/// # let _ = item;
+/// # Ok::<(), pactum::ConfigError>(())
+/// ```
+#[doc(inline)]
+pub use pactum_macros::Params;
 
 #[cfg(feature = "server")]
 #[cfg_attr(docsrs, doc(cfg(feature = "server")))]

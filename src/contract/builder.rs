@@ -12,7 +12,7 @@ use super::{Endpoint, EndpointSpec, Settings};
 use crate::error::ConfigError;
 use crate::introspect::struct_fields;
 use crate::middleware::Middleware;
-use crate::route::{Dynamic, HasParams, Pattern, Route, RouteTemplate, Static};
+use crate::route::{CheckParams, Dynamic, HasParams, Pattern, Route, RouteTemplate, Static};
 
 /// Builds an [`Endpoint`]. Made by [`Endpoint::get`], [`Endpoint::post`], ….
 ///
@@ -78,35 +78,31 @@ start! {
 
 /// The params slot is still empty.
 #[diagnostic::on_unimplemented(
-    message = "the params type is already declared",
-    label = "`.params::<T>()` can be called once"
+    message = "the params type is already declared: remove the second `.params::<T>()`",
+    label = "a contract has one params type"
 )]
 pub trait ParamsUnset {}
-impl ParamsUnset for NoParams {}
 
 /// The query slot is still empty.
 #[diagnostic::on_unimplemented(
-    message = "the query type is already declared",
-    label = "`.query::<T>()` can be called once"
+    message = "the query type is already declared: remove the second `.query::<T>()`",
+    label = "a contract has one query type"
 )]
 pub trait QueryUnset {}
-impl QueryUnset for NoQuery {}
 
 /// The body slot is still empty.
 #[diagnostic::on_unimplemented(
-    message = "the body type is already declared",
-    label = "`.body::<T>()` can be called once"
+    message = "the body type is already declared: remove the second `.body::<T>()`",
+    label = "a contract has one body type"
 )]
 pub trait BodyUnset {}
-impl BodyUnset for NoBody {}
 
 /// The response slot is still empty.
 #[diagnostic::on_unimplemented(
-    message = "the response type is already declared",
-    label = "`.response::<T>()` can be called once"
+    message = "the response type is already declared: remove the second `.response::<T>()`",
+    label = "a contract has one response type"
 )]
 pub trait ResponseUnset {}
-impl ResponseUnset for NoContent {}
 
 /// The route kind accepts a params slot whose presence is `Pr`: a static route takes none
 /// (`.params()` is not offered there), a pattern or dynamic route needs one.
@@ -115,9 +111,38 @@ impl ResponseUnset for NoContent {}
     label = "the route's `:name` / `*name` segments need a params type"
 )]
 pub trait ParamsFit<Pr> {}
-impl<Pr> ParamsFit<Pr> for Static {}
-impl ParamsFit<Declared> for Pattern {}
-impl ParamsFit<Declared> for Dynamic {}
+
+/// The impls behind the traits above, each a blanket impl over a sealed trait marked
+/// `#[diagnostic::do_not_recommend]`: a failing bound then reports the public trait's own
+/// message, without a list of the types that implement it.
+mod sealed {
+    use super::{Declared, Dynamic, NoBody, NoContent, NoParams, NoQuery, Pattern, Static};
+
+    pub trait EmptyParams {}
+    pub trait EmptyQuery {}
+    pub trait EmptyBody {}
+    pub trait EmptyResponse {}
+    impl EmptyParams for NoParams {}
+    impl EmptyQuery for NoQuery {}
+    impl EmptyBody for NoBody {}
+    impl EmptyResponse for NoContent {}
+
+    pub trait Fits<Pr> {}
+    impl<Pr> Fits<Pr> for Static {}
+    impl<L> Fits<Declared> for Pattern<L> {}
+    impl<L> Fits<Declared> for Dynamic<L> {}
+}
+
+#[diagnostic::do_not_recommend]
+impl<T: sealed::EmptyParams> ParamsUnset for T {}
+#[diagnostic::do_not_recommend]
+impl<T: sealed::EmptyQuery> QueryUnset for T {}
+#[diagnostic::do_not_recommend]
+impl<T: sealed::EmptyBody> BodyUnset for T {}
+#[diagnostic::do_not_recommend]
+impl<T: sealed::EmptyResponse> ResponseUnset for T {}
+#[diagnostic::do_not_recommend]
+impl<K: sealed::Fits<Pr>, Pr> ParamsFit<Pr> for K {}
 
 impl<M, K, P, Q, B, R> EndpointBuilder<M, K, P, Q, B, R> {
     fn retype<P2, Q2, B2, R2>(self) -> EndpointBuilder<M, K, P2, Q2, B2, R2> {
@@ -132,11 +157,31 @@ impl<M, K, P, Q, B, R> EndpointBuilder<M, K, P, Q, B, R> {
     /// Declares the params type: a struct whose field names are the route's `:name` and
     /// `*name` segments. Values are percent-decoded, then deserialised (strings coerce to
     /// numbers and bools) and validated.
+    ///
+    /// On a [`route!`](crate::route!) route, `T` derives [`Params`](crate::Params) and its
+    /// field names are compared with the route's while compiling: a mismatch stops the build
+    /// with a message naming the route, its names and the type's fields. (The comparison is a
+    /// constant: `cargo build` and `cargo test` report it, `cargo check` does not.) A route
+    /// made at run time ([`route::pattern`](crate::route::pattern)) is checked by
+    /// [`build`](Self::build).
+    ///
+    /// ```compile_fail,E0080
+    /// use pactum::{route, Endpoint, Params};
+    /// # use serde::{Deserialize, Serialize}; use validator::Validate;
+    /// #[derive(Serialize, Deserialize, Validate, Params)]
+    /// struct UserPath { user_id: u64 }
+    ///
+    /// // error[E0080]: evaluation panicked: params type `UserPath` does not fit route
+    /// // `/users/:id`: the route names `id`, the type has `user_id`; missing `id`; extra `user_id`. …
+    /// let get_user = Endpoint::get(route!("/users/:id")).params::<UserPath>();
+    /// ```
     pub fn params<T: Slot>(self) -> EndpointBuilder<M, K, T, Q, B, R>
     where
-        K: HasParams,
+        K: HasParams + CheckParams<T>,
         P: ParamsUnset,
     {
+        // A constant: evaluated while compiling, nothing at run time.
+        let () = <K as CheckParams<T>>::CHECK;
         self.retype()
     }
 

@@ -4,6 +4,8 @@ use http::Method;
 
 mod sealed {
     pub trait Sealed {}
+    /// The methods that may carry a body (see [`AllowsBody`](super::AllowsBody)).
+    pub trait WithBody {}
 }
 
 /// A method a contract can be declared with.
@@ -14,11 +16,16 @@ pub trait ContractMethod: sealed::Sealed {
 
 /// Methods whose requests may carry a body: POST, PUT, PATCH and DELETE.
 #[diagnostic::on_unimplemented(
-    message = "a GET endpoint cannot declare a request body",
-    label = "`.body::<T>()` is only offered for POST, PUT, PATCH and DELETE",
-    note = "pass the data of a GET as `.query::<T>()` instead"
+    message = "a GET endpoint cannot declare a request body: remove `.body::<T>()`",
+    label = "a GET endpoint",
+    note = "send the data of a GET as `.query::<T>()`; POST, PUT, PATCH and DELETE take a body"
 )]
 pub trait AllowsBody: ContractMethod {}
+
+// A blanket impl marked `do_not_recommend`: a GET reports `AllowsBody`'s message alone, without
+// a list of the methods that implement it.
+#[diagnostic::do_not_recommend]
+impl<M: ContractMethod + sealed::WithBody> AllowsBody for M {}
 
 macro_rules! methods {
     ($($(#[$doc:meta])* $name:ident = $method:ident $(, $body:ident)?;)*) => {$(
@@ -29,7 +36,7 @@ macro_rules! methods {
         impl ContractMethod for $name {
             const METHOD: Method = Method::$method;
         }
-        $(impl $body for $name {})?
+        $(impl sealed::$body for $name {})?
     )*};
 }
 
@@ -37,11 +44,11 @@ methods! {
     /// `GET`: no body. HEAD is answered for every GET route.
     Get = GET;
     /// `POST`: answers 201 on success unless another status is declared.
-    Post = POST, AllowsBody;
+    Post = POST, WithBody;
     /// `PUT`.
-    Put = PUT, AllowsBody;
+    Put = PUT, WithBody;
     /// `PATCH`.
-    Patch = PATCH, AllowsBody;
+    Patch = PATCH, WithBody;
     /// `DELETE`.
-    Delete = DELETE, AllowsBody;
+    Delete = DELETE, WithBody;
 }

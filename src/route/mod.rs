@@ -5,27 +5,84 @@
 //! - [`dynamic`]: a pattern whose last segment is a catch-all `*name` capturing the rest of the
 //!   path, slashes included (`/files/*path`).
 //!
+//! A route written as a literal is best declared with [`route!`](crate::route!), which checks
+//! it while compiling and picks its kind: `route!("/users/:id")`. Its params type then derives
+//! [`Params`](crate::Params), and a params type whose field names are not the route's names
+//! does not compile. The functions above are for routes made at run time; their names are
+//! checked when the contract is built.
+//!
 //! The kind is part of the contract's type: `.params::<T>()` is only offered on a pattern or a
 //! dynamic route, and such a route cannot be built without it.
 
 use std::borrow::Cow;
 use std::fmt;
+use std::marker::PhantomData;
 
 use percent_encoding::{utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
 
 use crate::error::ConfigError;
 
+mod literal;
+
+#[doc(hidden)]
+pub use literal::{__check_names, CheckParams};
+pub use literal::{ParamNames, RouteLiteral, Runtime};
+
 /// A fixed path with no params. Made by [`static_path`].
 #[derive(Debug, Clone)]
 pub struct Static(Cow<'static, str>);
 
-/// A path with `:name` params. Made by [`pattern`].
-#[derive(Debug, Clone)]
-pub struct Pattern(Cow<'static, str>);
+/// A path with `:name` params. Made by [`pattern`], or by [`route!`](crate::route!) with the
+/// route's names in `L` ([`Runtime`] for a route made by [`pattern`]).
+pub struct Pattern<L = Runtime>(Cow<'static, str>, PhantomData<L>);
 
-/// A path whose last segment is a catch-all `*name`. Made by [`dynamic`].
-#[derive(Debug, Clone)]
-pub struct Dynamic(Cow<'static, str>, DotSegments);
+/// A path whose last segment is a catch-all `*name`. Made by [`dynamic`], or by
+/// [`route!`](crate::route!) with the route's names in `L` ([`Runtime`] for a route made by
+/// [`dynamic`]).
+pub struct Dynamic<L = Runtime>(Cow<'static, str>, DotSegments, PhantomData<L>);
+
+impl<L> fmt::Debug for Pattern<L> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple("Pattern").field(&self.0).finish()
+    }
+}
+
+impl<L> Clone for Pattern<L> {
+    fn clone(&self) -> Self {
+        Self(self.0.clone(), PhantomData)
+    }
+}
+
+impl<L> fmt::Debug for Dynamic<L> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple("Dynamic")
+            .field(&self.0)
+            .field(&self.1)
+            .finish()
+    }
+}
+
+impl<L> Clone for Dynamic<L> {
+    fn clone(&self) -> Self {
+        Self(self.0.clone(), self.1, PhantomData)
+    }
+}
+
+impl<L: RouteLiteral> Pattern<L> {
+    /// The route of a `route!` literal. Not an API: made by [`route!`](crate::route!).
+    #[doc(hidden)]
+    pub fn __literal() -> Self {
+        Self(Cow::Borrowed(L::PATH), PhantomData)
+    }
+}
+
+impl<L: RouteLiteral> Dynamic<L> {
+    /// The route of a `route!` literal. Not an API: made by [`route!`](crate::route!).
+    #[doc(hidden)]
+    pub fn __literal() -> Self {
+        Self(Cow::Borrowed(L::PATH), DotSegments::Refused, PhantomData)
+    }
+}
 
 /// Whether a catch-all value may hold empty, `.` and `..` segments.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -47,7 +104,7 @@ pub fn static_path(path: impl Into<Cow<'static, str>>) -> Static {
 ///
 /// Checked when the contract is built: at least one param, unique names, no catch-all.
 pub fn pattern(path: impl Into<Cow<'static, str>>) -> Pattern {
-    Pattern(path.into())
+    Pattern(path.into(), PhantomData)
 }
 
 /// A path whose last segment is a catch-all `*name`, e.g. `/files/*path`; it may also hold
@@ -59,18 +116,18 @@ pub fn pattern(path: impl Into<Cow<'static, str>>) -> Pattern {
 /// refused with a 400 naming the param, so a handler that maps it to a file path is not open
 /// to traversal. [`Dynamic::allow_dot_segments`] lets such values through.
 pub fn dynamic(path: impl Into<Cow<'static, str>>) -> Dynamic {
-    Dynamic(path.into(), DotSegments::Refused)
+    Dynamic(path.into(), DotSegments::Refused, PhantomData)
 }
 
-impl Dynamic {
+impl<L> Dynamic<L> {
     /// Lets catch-all values with empty, `.` and `..` segments reach the handler as they are
     /// (a value that is not UTF-8 once decoded is still refused).
     ///
     /// ```
     /// use pactum::{route, Endpoint};
-    /// # #[derive(serde::Serialize, serde::Deserialize, validator::Validate)]
+    /// # #[derive(serde::Serialize, serde::Deserialize, validator::Validate, pactum::Params)]
     /// # struct Tail { rest: String }
-    /// let raw = Endpoint::get(route::dynamic("/raw/*rest").allow_dot_segments())
+    /// let raw = Endpoint::get(route!("/raw/*rest").allow_dot_segments())
     ///     .params::<Tail>()
     ///     .build()?;
     /// assert!(raw.route().allows_dot_segments());
@@ -112,27 +169,30 @@ pub trait Route: sealed::Sealed {
 
 /// Marks the route kinds that carry params ([`Pattern`], [`Dynamic`]).
 #[diagnostic::on_unimplemented(
-    message = "a static route has no path parameters",
-    label = "`.params::<T>()` needs a `route::pattern(..)` or `route::dynamic(..)` route",
-    note = "use `route::pattern(\"/users/:id\")` for a route with `:name` segments"
+    message = "a static route has no path parameters: remove `.params::<T>()`",
+    label = "this route has no `:name` or `*name` segment",
+    note = "a route with params: `route!(\"/users/:id\")`"
 )]
 pub trait HasParams: Route {}
 
-macro_rules! route_kind {
-    ($($ty:ident),*) => {$(
-        impl sealed::Sealed for $ty {}
-        impl Route for $ty {
-            const KIND: RouteKind = RouteKind::$ty;
-            fn into_path(self) -> Cow<'static, str> {
-                self.0
-            }
-        }
-    )*};
+impl sealed::Sealed for Static {}
+impl Route for Static {
+    const KIND: RouteKind = RouteKind::Static;
+    fn into_path(self) -> Cow<'static, str> {
+        self.0
+    }
 }
-route_kind!(Static, Pattern);
 
-impl sealed::Sealed for Dynamic {}
-impl Route for Dynamic {
+impl<L> sealed::Sealed for Pattern<L> {}
+impl<L> Route for Pattern<L> {
+    const KIND: RouteKind = RouteKind::Pattern;
+    fn into_path(self) -> Cow<'static, str> {
+        self.0
+    }
+}
+
+impl<L> sealed::Sealed for Dynamic<L> {}
+impl<L> Route for Dynamic<L> {
     const KIND: RouteKind = RouteKind::Dynamic;
     fn into_path(self) -> Cow<'static, str> {
         self.0
@@ -141,8 +201,17 @@ impl Route for Dynamic {
         self.1 == DotSegments::Allowed
     }
 }
-impl HasParams for Pattern {}
-impl HasParams for Dynamic {}
+/// The route kinds with params (see [`HasParams`]).
+mod with_params {
+    pub trait WithParams {}
+    impl<L> WithParams for super::Pattern<L> {}
+    impl<L> WithParams for super::Dynamic<L> {}
+}
+
+// A blanket impl marked `do_not_recommend`: a static route reports `HasParams`'s message alone,
+// without a list of the kinds that implement it.
+#[diagnostic::do_not_recommend]
+impl<K: Route + with_params::WithParams> HasParams for K {}
 
 /// One segment of a route template.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -1,13 +1,23 @@
 //! Every part of a contract declared once, in a valid order: compiles.
 
 use pactum::http::StatusCode;
-use pactum::{handler, middleware, route, AnyHandler, Ctx, Endpoint};
+use pactum::{handler, middleware, route, AnyHandler, Ctx, Endpoint, Params};
 use serde::{Deserialize, Serialize};
 use validator::Validate;
 
-#[derive(Serialize, Deserialize, Validate)]
+#[derive(Serialize, Deserialize, Validate, Params)]
 struct UserPath {
     id: u64,
+}
+
+#[derive(Serialize, Deserialize, Validate, Params)]
+#[serde(rename_all = "camelCase")]
+struct ItemPath {
+    user_id: u64,
+    #[serde(rename = "item")]
+    item_id: u64,
+    #[serde(skip)]
+    _cache: Option<String>,
 }
 
 #[derive(Serialize, Deserialize, Validate)]
@@ -28,7 +38,7 @@ struct User {
     name: String,
 }
 
-#[derive(Serialize, Deserialize, Validate)]
+#[derive(Serialize, Deserialize, Validate, Params)]
 struct FilePath {
     path: String,
 }
@@ -57,6 +67,18 @@ fn main() {
         .params::<FilePath>()
         .response::<FilePath>()
         .build();
+    // Literal routes, their names checked while compiling (renames read).
+    let _checked = Endpoint::get(route!("/users/:id"))
+        .params::<UserPath>()
+        .build();
+    let _item = Endpoint::get(route!("/users/:userId/items/:item"))
+        .response::<User>()
+        .params::<ItemPath>()
+        .build();
+    let _tail = Endpoint::get(route!("/files/*path").allow_dot_segments())
+        .params::<FilePath>()
+        .build();
+    let _static = Endpoint::get(route!("/health")).build();
     let _remove = Endpoint::delete(route::pattern("/users/:id"))
         .params::<UserPath>()
         .body::<Rename>()

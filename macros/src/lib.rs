@@ -1,0 +1,35 @@
+//! Compile-time checked routes for [pactum](https://docs.rs/pactum). Use these macros through
+//! `pactum` (`pactum::route!`, `#[derive(pactum::Params)]`): the code they generate names
+//! `::pactum` items.
+//!
+//! - `route!("/users/:id")` checks the route's syntax while compiling and picks its kind
+//!   (static, pattern, or dynamic when it ends in a catch-all `*name`); for a route with
+//!   params, it carries the route's names in the route's type, so that
+//!   `.params::<T>()` compares them with `T`'s fields — a mismatch does not compile.
+//! - `#[derive(Params)]` lists a struct's field names as serde deserialises them
+//!   (`#[serde(rename)]`, `#[serde(rename_all)]` and `#[serde(skip)]` respected).
+
+use proc_macro::TokenStream;
+
+mod params;
+mod route;
+
+/// A route written as a literal, checked while compiling: `route!("/users/:id")`.
+///
+/// See `pactum::route!` for the documentation.
+#[proc_macro]
+pub fn route(input: TokenStream) -> TokenStream {
+    route::expand(input.into())
+        .unwrap_or_else(syn::Error::into_compile_error)
+        .into()
+}
+
+/// Lists a struct's field names, as serde deserialises them, for the compile-time route check.
+///
+/// See `pactum::Params` for the documentation.
+#[proc_macro_derive(Params, attributes(serde))]
+pub fn derive_params(input: TokenStream) -> TokenStream {
+    params::expand(syn::parse_macro_input!(input as syn::DeriveInput))
+        .unwrap_or_else(syn::Error::into_compile_error)
+        .into()
+}
