@@ -7,17 +7,19 @@ use std::time::Duration;
 
 use http::header::{HeaderName, HeaderValue};
 use http::HeaderMap;
-use pactum::{Declared, Detail, Endpoint, Presence, Slot};
+use pactum::{Absent, Declared, Detail, Endpoint, Presence, Slot};
 
 use crate::client::Client;
 use crate::decode::{decode, Response};
 use crate::error::{Error, Part};
 use crate::transport::Prepared;
 
-/// The state of a call part that has been given (`.params(..)` or `.body(..)` was called).
+/// The state of a call part that has been given (`.params(..)`, `.query(..)` or `.body(..)`
+/// was called).
 ///
 /// The other states are pactum's [`Declared`] (the contract declares the part: it must still
-/// be given) and [`Absent`](pactum::Absent) (the contract declares none: nothing to give).
+/// be given, or for a query with a `Default`, may be) and [`Absent`] (the contract declares
+/// none: nothing to give).
 #[derive(Debug)]
 pub enum Provided {}
 
@@ -26,68 +28,165 @@ mod sealed {
     impl Sealed for pactum::Absent {}
     impl Sealed for pactum::Declared {}
     impl Sealed for super::Provided {}
+
+    /// Ready to send: given, or not declared by the contract.
+    pub trait Ready {}
+    impl Ready for pactum::Absent {}
+    impl Ready for super::Provided {}
+
+    /// Declared by the contract: still to give, or given.
+    pub trait InContract {}
+    impl InContract for pactum::Declared {}
+    impl InContract for super::Provided {}
+
+    /// Not given yet: declared, or not in the contract.
+    pub trait NotGiven {}
+    impl NotGiven for pactum::Declared {}
+    impl NotGiven for pactum::Absent {}
 }
+
+// Each trait below is implemented by a blanket impl over a sealed trait, marked
+// `#[diagnostic::do_not_recommend]`: a failing bound reports the trait's own message, naming
+// the fix, without a list of the states that implement it.
 
 /// The params of a call are ready: given, or not declared by the contract.
 ///
-/// A bound of [`Call::send`]; implemented for [`Provided`] and [`Absent`](pactum::Absent).
+/// A bound of [`Call::send`]; implemented for [`Provided`] and [`Absent`].
 #[diagnostic::on_unimplemented(
     message = "this route has path parameters: call `.params(..)` before `.send()`",
     label = "the params are missing",
     note = "the contract declares a params type for its `:name` / `*name` segments"
 )]
 pub trait ParamsReady: sealed::Sealed {}
-impl ParamsReady for pactum::Absent {}
-impl ParamsReady for Provided {}
+#[diagnostic::do_not_recommend]
+impl<S: sealed::Sealed + sealed::Ready> ParamsReady for S {}
 
 /// The body of a call is ready: given, or not declared by the contract.
 ///
-/// A bound of [`Call::send`]; implemented for [`Provided`] and [`Absent`](pactum::Absent).
+/// A bound of [`Call::send`]; implemented for [`Provided`] and [`Absent`].
 #[diagnostic::on_unimplemented(
     message = "this endpoint declares a request body: call `.body(..)` before `.send()`",
     label = "the body is missing",
     note = "the contract declares a JSON body type with `.body::<T>()`"
 )]
 pub trait BodyReady: sealed::Sealed {}
-impl BodyReady for pactum::Absent {}
-impl BodyReady for Provided {}
+#[diagnostic::do_not_recommend]
+impl<S: sealed::Sealed + sealed::Ready> BodyReady for S {}
 
-/// The contract declares a query type: `.query(..)` can be called.
+/// The query of a call is ready: given, not declared by the contract, or of a type that
+/// implements `Default` — then the default is sent.
 ///
-/// A bound of [`Call::query`] on the query type's [`Presence`](pactum::Presence): implemented
-/// for [`Declared`] only, so a contract without a query ([`NoQuery`](pactum::NoQuery)) takes none.
+/// A bound of [`Call::send`]; implemented for [`Provided`] and [`Absent`] whatever `Q`, and
+/// for [`Declared`] when `Q: Default`.
 #[diagnostic::on_unimplemented(
-    message = "this endpoint declares no query: `.query(..)` needs a contract built with `.query::<T>()`",
+    message = "this endpoint declares a query with required fields: call `.query(..)` before `.send()`",
+    label = "the query is missing",
+    note = "a query type that implements `Default` may be left out: its default is sent"
+)]
+pub trait QueryReady<Q>: sealed::Sealed {
+    /// The query to send when none was given: `Q::default()` for a declared query.
+    #[doc(hidden)]
+    fn default_query() -> Option<Q>;
+}
+#[diagnostic::do_not_recommend]
+impl<Q> QueryReady<Q> for Absent {
+    fn default_query() -> Option<Q> {
+        None
+    }
+}
+#[diagnostic::do_not_recommend]
+impl<Q> QueryReady<Q> for Provided {
+    fn default_query() -> Option<Q> {
+        None
+    }
+}
+#[diagnostic::do_not_recommend]
+impl<Q: Default> QueryReady<Q> for Declared {
+    fn default_query() -> Option<Q> {
+        Some(Q::default())
+    }
+}
+
+/// The contract declares params: `.params(..)` can be called. A bound of [`Call::params`].
+#[diagnostic::on_unimplemented(
+    message = "this endpoint has no path parameters: remove `.params(..)`",
+    label = "the contract declares no params type"
+)]
+pub trait HasParams: sealed::Sealed {}
+#[diagnostic::do_not_recommend]
+impl<S: sealed::Sealed + sealed::InContract> HasParams for S {}
+
+/// The contract declares a query: `.query(..)` can be called. A bound of [`Call::query`].
+#[diagnostic::on_unimplemented(
+    message = "this endpoint declares no query: remove `.query(..)`",
     label = "the contract has no query type"
 )]
 pub trait HasQuery: sealed::Sealed {}
-impl HasQuery for Declared {}
+#[diagnostic::do_not_recommend]
+impl<S: sealed::Sealed + sealed::InContract> HasQuery for S {}
+
+/// The contract declares a body: `.body(..)` can be called. A bound of [`Call::body`].
+#[diagnostic::on_unimplemented(
+    message = "this endpoint declares no request body: remove `.body(..)`",
+    label = "the contract has no body type"
+)]
+pub trait HasBody: sealed::Sealed {}
+#[diagnostic::do_not_recommend]
+impl<S: sealed::Sealed + sealed::InContract> HasBody for S {}
+
+/// The params are not given yet. A bound of [`Call::params`].
+#[diagnostic::on_unimplemented(
+    message = "the params are already given: remove the second `.params(..)`",
+    label = "`.params(..)` is called once per call"
+)]
+pub trait ParamsNotGiven: sealed::Sealed {}
+#[diagnostic::do_not_recommend]
+impl<S: sealed::Sealed + sealed::NotGiven> ParamsNotGiven for S {}
+
+/// The query is not given yet. A bound of [`Call::query`].
+#[diagnostic::on_unimplemented(
+    message = "the query is already given: remove the second `.query(..)`",
+    label = "`.query(..)` is called once per call"
+)]
+pub trait QueryNotGiven: sealed::Sealed {}
+#[diagnostic::do_not_recommend]
+impl<S: sealed::Sealed + sealed::NotGiven> QueryNotGiven for S {}
+
+/// The body is not given yet. A bound of [`Call::body`].
+#[diagnostic::on_unimplemented(
+    message = "the body is already given: remove the second `.body(..)`",
+    label = "`.body(..)` is called once per call"
+)]
+pub trait BodyNotGiven: sealed::Sealed {}
+#[diagnostic::do_not_recommend]
+impl<S: sealed::Sealed + sealed::NotGiven> BodyNotGiven for S {}
 
 /// One call of a contract, being put together. Made by [`Client::call`]; nothing is sent
 /// until [`send`](Call::send) is awaited.
 ///
-/// `P`, `Q`, `B`, `R` are the contract's params, query, body and response types. `PS` and `BS`
-/// track the params and the body: they start as the contract's
-/// [`Presence`](pactum::Presence) of each — [`Declared`] (must be given) or
-/// [`Absent`](pactum::Absent) (nothing to give) — and a given part becomes [`Provided`].
+/// `P`, `Q`, `B`, `R` are the contract's params, query, body and response types. `PS`, `QS`
+/// and `BS` track the params, the query and the body: they start as the contract's
+/// [`Presence`](pactum::Presence) of each — [`Declared`] (to be given) or [`Absent`] (nothing
+/// to give) — and a given part becomes [`Provided`]. Each rule below is a bound whose compiler
+/// message names the fix:
 ///
-/// - `.params(p)` exists only while the params are declared and not yet given;
-/// - `.body(b)` exists only while the body is declared and not yet given;
-/// - `.query(q)` compiles only when the contract declares a query (optional: the server parses an
-///   absent query as an empty one);
-/// - `.header(..)` and `.timeout(..)` always exist;
-/// - `.send()` compiles only once the params and the body are ready.
+/// - `.params(p)`, `.query(q)` and `.body(b)` compile only when the contract declares that
+///   part, and once per call;
+/// - `.send()` compiles only once the params and the body (where declared) are given, and the
+///   query too unless its type implements `Default` — a query left out is then sent as
+///   `Q::default()`;
+/// - `.header(..)` and `.timeout(..)` always compile.
 ///
 /// ```compile_fail
 /// # use pactum::{route, Endpoint};
-/// # #[derive(serde::Serialize, serde::Deserialize, validator::Validate)] struct UserPath { id: u64 }
-/// # let get_user = Endpoint::get(route::pattern("/users/:id")).params::<UserPath>().build().unwrap();
+/// # #[derive(serde::Serialize, serde::Deserialize, validator::Validate, pactum::Params)] struct UserPath { id: u64 }
+/// # let get_user = Endpoint::get(route!("/users/:id")).params::<UserPath>().build().unwrap();
 /// # let client = pactum_client::Client::new("http://localhost").unwrap();
 /// // error[E0277]: this route has path parameters: call `.params(..)` before `.send()`
 /// let future = client.call(&get_user).send();
 /// ```
 #[must_use = "a call does nothing until `.send().await`"]
-pub struct Call<'a, P, Q, B, R, PS, BS> {
+pub struct Call<'a, P, Q, B, R, PS, QS, BS> {
     client: &'a Client,
     endpoint: &'a Endpoint<P, Q, B, R>,
     given_params: Option<P>,
@@ -96,10 +195,10 @@ pub struct Call<'a, P, Q, B, R, PS, BS> {
     headers: HeaderMap,
     timeout: Option<Option<Duration>>,
     error: Option<Error>,
-    _state: PhantomData<fn() -> (PS, BS)>,
+    _state: PhantomData<fn() -> (PS, QS, BS)>,
 }
 
-impl<P, Q, B, R, PS, BS> fmt::Debug for Call<'_, P, Q, B, R, PS, BS> {
+impl<P, Q, B, R, PS, QS, BS> fmt::Debug for Call<'_, P, Q, B, R, PS, QS, BS> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Call")
             .field("endpoint", self.endpoint)
@@ -111,7 +210,7 @@ impl<P, Q, B, R, PS, BS> fmt::Debug for Call<'_, P, Q, B, R, PS, BS> {
     }
 }
 
-impl<'a, P, Q, B, R, PS, BS> Call<'a, P, Q, B, R, PS, BS> {
+impl<'a, P, Q, B, R, PS, QS, BS> Call<'a, P, Q, B, R, PS, QS, BS> {
     pub(crate) fn new(client: &'a Client, endpoint: &'a Endpoint<P, Q, B, R>) -> Self {
         Self {
             client,
@@ -126,7 +225,7 @@ impl<'a, P, Q, B, R, PS, BS> Call<'a, P, Q, B, R, PS, BS> {
         }
     }
 
-    fn retype<PS2, BS2>(self) -> Call<'a, P, Q, B, R, PS2, BS2> {
+    fn retype<PS2, QS2, BS2>(self) -> Call<'a, P, Q, B, R, PS2, QS2, BS2> {
         Call {
             client: self.client,
             endpoint: self.endpoint,
@@ -170,45 +269,50 @@ impl<'a, P, Q, B, R, PS, BS> Call<'a, P, Q, B, R, PS, BS> {
             self.error = Some(error);
         }
     }
-}
 
-impl<'a, P, Q, B, R, BS> Call<'a, P, Q, B, R, Declared, BS> {
     /// Gives the path params. They are validated and percent-encoded into the route's
     /// segments when the call is sent (a `/` inside a `:name` value stays in its segment; a
     /// catch-all `*name` value keeps its slashes).
-    pub fn params(mut self, params: P) -> Call<'a, P, Q, B, R, Provided, BS> {
+    ///
+    /// Compiles only when the contract declares params, once per call.
+    pub fn params(mut self, params: P) -> Call<'a, P, Q, B, R, Provided, QS, BS>
+    where
+        PS: HasParams + ParamsNotGiven,
+    {
         self.given_params = Some(params);
         self.retype()
     }
-}
 
-impl<'a, P, Q, B, R, PS> Call<'a, P, Q, B, R, PS, Declared> {
+    /// Gives the query. It is validated, then serialised with `serde_qs` so that the server
+    /// parses the same value back: nested fields as `a[b]=1`, lists as `tags[0]=x&tags[1]=y`.
+    ///
+    /// Compiles only when the contract declares a query, once per call. A query whose type
+    /// implements `Default` may be left out: `Q::default()` is sent.
+    ///
+    /// An empty list is left out of the query string: give list fields `#[serde(default)]`
+    /// so that the server reads them back as empty. A `None` is written as a bare key
+    /// (`&page&`), which the server reads back as `None`.
+    pub fn query(mut self, query: Q) -> Call<'a, P, Q, B, R, PS, Provided, BS>
+    where
+        QS: HasQuery + QueryNotGiven,
+    {
+        self.given_query = Some(query);
+        self.retype()
+    }
+
     /// Gives the JSON body. It is validated, then serialised, when the call is sent.
-    pub fn body(mut self, body: B) -> Call<'a, P, Q, B, R, PS, Provided> {
+    ///
+    /// Compiles only when the contract declares a body, once per call.
+    pub fn body(mut self, body: B) -> Call<'a, P, Q, B, R, PS, QS, Provided>
+    where
+        BS: HasBody + BodyNotGiven,
+    {
         self.given_body = Some(body);
         self.retype()
     }
 }
 
-impl<P, Q, B, R, PS, BS> Call<'_, P, Q, B, R, PS, BS> {
-    /// Gives the query (a second call replaces the first). It is validated, then serialised
-    /// with `serde_qs` so that the server parses the same value back: nested fields as
-    /// `a[b]=1`, lists as `tags[0]=x&tags[1]=y`.
-    ///
-    /// An empty list is left out of the query string: give list fields `#[serde(default)]`
-    /// so that the server reads them back as empty. A `None` is written as a bare key
-    /// (`&page&`), which the server reads back as `None`.
-    pub fn query(mut self, query: Q) -> Self
-    where
-        Q: Slot,
-        Q::Presence: HasQuery,
-    {
-        self.given_query = Some(query);
-        self
-    }
-}
-
-impl<P, Q, B, R, PS, BS> Call<'_, P, Q, B, R, PS, BS>
+impl<P, Q, B, R, PS, QS, BS> Call<'_, P, Q, B, R, PS, QS, BS>
 where
     P: Slot,
     Q: Slot,
@@ -218,7 +322,9 @@ where
     /// Validates what is given, sends the request, and decodes the answer into the contract's
     /// response type, validating it.
     ///
-    /// Compiles only when the params and the body are ready (given, or not declared).
+    /// Compiles only when the params, the query and the body are ready: given, or not
+    /// declared — or, for a query whose type implements `Default`, left out (the default is
+    /// sent).
     ///
     /// # Errors
     ///
@@ -232,9 +338,12 @@ where
     pub async fn send(self) -> Result<R, Error>
     where
         PS: ParamsReady,
+        QS: QueryReady<Q>,
         BS: BodyReady,
     {
-        self.send_inner().await.map(Response::into_value)
+        self.send_inner(QS::default_query())
+            .await
+            .map(Response::into_value)
     }
 
     /// Like [`send`](Call::send), but also returns the answer's status and headers (a
@@ -246,12 +355,14 @@ where
     pub async fn send_full(self) -> Result<Response<R>, Error>
     where
         PS: ParamsReady,
+        QS: QueryReady<Q>,
         BS: BodyReady,
     {
-        self.send_inner().await
+        self.send_inner(QS::default_query()).await
     }
 
-    async fn send_inner(self) -> Result<Response<R>, Error> {
+    /// `default_query` is sent when no query was given.
+    async fn send_inner(self, default_query: Option<Q>) -> Result<Response<R>, Error> {
         let Self {
             client,
             endpoint,
@@ -270,6 +381,7 @@ where
             check(Part::Params, params)?;
         }
         let path = crate::url::path(endpoint, params.as_ref())?;
+        let query = query.or(default_query);
         let query = match &query {
             Some(query) => {
                 check(Part::Query, query)?;
@@ -309,14 +421,14 @@ fn check<T: Slot>(part: Part, value: &T) -> Result<(), Error> {
 impl Client {
     /// Starts a call of `endpoint`.
     ///
-    /// The call's type tracks what the contract requires: `.params(..)` exists only when the
-    /// contract declares params, `.body(..)` only when it declares a body, `.query(..)` only
-    /// when it declares a query, and `.send()` compiles only once the params and the body
-    /// (where declared) are given.
+    /// The call's type tracks what the contract requires: `.params(..)`, `.query(..)` and
+    /// `.body(..)` compile only when the contract declares that part, once each, and `.send()`
+    /// compiles only once the params, the body and a query without a `Default` (where
+    /// declared) are given. See [`Call`].
     pub fn call<'a, P, Q, B, R>(
         &'a self,
         endpoint: &'a Endpoint<P, Q, B, R>,
-    ) -> Call<'a, P, Q, B, R, P::Presence, B::Presence>
+    ) -> Call<'a, P, Q, B, R, P::Presence, Q::Presence, B::Presence>
     where
         P: Slot,
         Q: Slot,

@@ -82,7 +82,7 @@ impl Client {
     /// # #[derive(serde::Serialize, serde::Deserialize, validator::Validate)]
     /// # struct Health { status: String }
     ///
-    /// let health = Endpoint::get(route::static_path("/health")).response::<Health>().build()?;
+    /// let health = Endpoint::get(route!("/health")).response::<Health>().build()?;
     /// let pipeline = Pipeline::new(vec![
     ///     handler(health.clone(), |_| async { Ok(Health { status: "ok".into() }) }).into(),
     /// ])?;

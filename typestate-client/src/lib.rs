@@ -4,10 +4,10 @@
 //! types of its params, query, JSON body and response, with their `validator` rules. The
 //! server answers with it; this crate calls it:
 //!
-//! - **the compiler checks each call**: `.params(..)` exists only when the contract has params,
-//!   `.body(..)` only when it has a body, `.query(..)` only when it has a query, and `.send()`
-//!   does not compile until the params and the body are given — the error names the missing
-//!   part;
+//! - **the compiler checks each call**: `.params(..)`, `.query(..)` and `.body(..)` compile
+//!   only when the contract declares that part, once each, and `.send()` does not compile
+//!   until the params, the body and a query with required fields are given (a query type with
+//!   a `Default` may be left out: the default is sent) — each error names the fix;
 //! - **nothing invalid is sent**: params, query and body are checked against their rules
 //!   before sending, and a failure carries the same `details` the server would send; the
 //!   response is decoded into the contract's type and checked against its rules;
@@ -22,12 +22,12 @@
 //! # Example
 //!
 //! ```
-//! use pactum::{handler, route, Ctx, Endpoint, HttpError, NoQuery, Pipeline};
+//! use pactum::{handler, route, Ctx, Endpoint, HttpError, NoQuery, Params, Pipeline};
 //! use pactum_client::Client;
 //! use serde::{Deserialize, Serialize};
 //! use validator::Validate;
 //!
-//! #[derive(Serialize, Deserialize, Validate)]
+//! #[derive(Serialize, Deserialize, Validate, Params)]
 //! struct UserPath { id: u64 }
 //!
 //! #[derive(Serialize, Deserialize, Validate)]
@@ -40,11 +40,11 @@
 //! struct User { id: u64, name: String }
 //!
 //! // The contracts, shared by server and client.
-//! let get_user = Endpoint::get(route::pattern("/users/:id"))
+//! let get_user = Endpoint::get(route!("/users/:id"))
 //!     .params::<UserPath>()
 //!     .response::<User>()
 //!     .build()?;
-//! let create_user = Endpoint::post(route::static_path("/users"))
+//! let create_user = Endpoint::post(route!("/users"))
 //!     .body::<NewUser>()
 //!     .response::<User>()
 //!     .build()?;
@@ -91,7 +91,7 @@
 //! ```compile_fail
 //! # use pactum::{route, Endpoint};
 //! # #[derive(serde::Serialize, serde::Deserialize, validator::Validate)] struct NewUser { name: String }
-//! # let create_user = Endpoint::post(route::static_path("/users")).body::<NewUser>().build().unwrap();
+//! # let create_user = Endpoint::post(route!("/users")).body::<NewUser>().build().unwrap();
 //! # let client = pactum_client::Client::new("http://localhost").unwrap();
 //! // error[E0277]: this endpoint declares a request body: call `.body(..)` before `.send()`
 //! let future = client.call(&create_user).send();
@@ -122,7 +122,10 @@ mod transport;
 mod url;
 
 pub use builder::ClientBuilder;
-pub use call::{BodyReady, Call, HasQuery, ParamsReady, Provided};
+pub use call::{
+    BodyNotGiven, BodyReady, Call, HasBody, HasParams, HasQuery, ParamsNotGiven, ParamsReady,
+    Provided, QueryNotGiven, QueryReady,
+};
 pub use client::{Client, DEFAULT_TIMEOUT};
 pub use decode::Response;
 pub use error::{Error, Part};

@@ -138,3 +138,33 @@ fn in_process_rejects_http_settings() {
         .unwrap_err();
     assert!(err.is_builder());
 }
+
+/// A query type with a `Default` may be left out of a call: its default is sent, so a field
+/// the server requires (no `#[serde(default)]`) still arrives.
+#[tokio::test]
+async fn a_query_left_out_is_sent_as_its_default() {
+    #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize, validator::Validate)]
+    struct Page {
+        size: u32,
+    }
+    impl Default for Page {
+        fn default() -> Self {
+            Self { size: 25 }
+        }
+    }
+    let page = pactum::Endpoint::get(pactum::route!("/page"))
+        .query::<Page>()
+        .response::<Page>()
+        .build()
+        .unwrap();
+    let pipeline = Pipeline::new(vec![pactum::handler(
+        page.clone(),
+        |ctx: pactum::Ctx<pactum::NoParams, Page>| async move { Ok(ctx.query) },
+    )
+    .into()])
+    .unwrap();
+    let client = Client::in_process(pipeline);
+    assert_eq!(client.call(&page).send().await.unwrap(), Page { size: 25 });
+    let given = client.call(&page).query(Page { size: 3 }).send().await;
+    assert_eq!(given.unwrap(), Page { size: 3 });
+}

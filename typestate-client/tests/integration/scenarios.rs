@@ -155,7 +155,7 @@ pub(crate) async fn list_queries(client: &Client) {
         .unwrap();
     assert_eq!(listing.query, query);
 
-    // No query given: the server parses an empty one.
+    // No query given: its default is sent (`ListQuery` implements `Default`).
     let listing = client.call(&list_users()).send().await.unwrap();
     assert_eq!(listing.query, ListQuery::default());
 }
