@@ -1,11 +1,13 @@
 //! The servers under test, each serving the three endpoints of `api.rs` on one
 //! single-threaded tokio runtime.
 //!
-//! Raw hyper, axum, warp and pactum-warp share one accept loop ([`serve_loop`]) whose hyper
-//! connection settings are those of pactum's native server (HTTP/1.1 + HTTP/2 auto-detection,
-//! a timer with a 10 s header read timeout, 64 KiB head limit, 100 headers, keep-alive,
-//! `TCP_NODELAY`), so that the comparison is about the request path. pactum-native runs
-//! `pactum::serve` itself.
+//! Raw hyper, axum, warp and pactum-warp share one accept loop ([`serve_loop`]). axum, warp
+//! and pactum-warp run on hyper-util's connection builder as axum's and warp's `serve` use it
+//! ([`as_shipped`]: HTTP/1.1 + HTTP/2 auto-detection, no timer); raw hyper runs twice, on
+//! hyper's own `http1::Builder` defaults (the floor) and with the connection settings of
+//! pactum's native server ([`pactum_settings`]: a timer with a 10 s header read timeout,
+//! 64 KiB head limit, 100 headers). pactum-native runs `pactum::serve` itself, with all its
+//! hardened defaults.
 
 use std::convert::Infallible;
 use std::net::SocketAddr;
@@ -124,26 +126,27 @@ async fn start(kind: ServerKind) -> u16 {
                     tokio::spawn(serve_http1_defaults(listener));
                 }
                 ServerKind::RawHyper => {
-                    tokio::spawn(serve_loop(listener, hyper::service::service_fn(raw_hyper)));
+                    let service = hyper::service::service_fn(raw_hyper);
+                    tokio::spawn(serve_loop(listener, service, pactum_settings()));
                 }
                 ServerKind::Axum => {
-                    tokio::spawn(serve_loop(
-                        listener,
-                        TowerToHyperService::new(axum_router()),
-                    ));
+                    let service = TowerToHyperService::new(axum_router());
+                    tokio::spawn(serve_loop(listener, service, as_shipped()));
                 }
                 ServerKind::Warp => {
-                    let service = warp::service(warp_filter());
-                    tokio::spawn(serve_loop(listener, TowerToHyperService::new(service)));
+                    let service = TowerToHyperService::new(warp::service(warp_filter()));
+                    tokio::spawn(serve_loop(listener, service, as_shipped()));
                 }
                 ServerKind::PactumWarp => {
                     let filter = pactum_warp::filter(api::handlers()).expect("valid handlers");
-                    let service = warp::service(filter);
-                    tokio::spawn(serve_loop(listener, TowerToHyperService::new(service)));
+                    // On warp's own connection settings, as the warp row.
+                    let service = TowerToHyperService::new(warp::service(filter));
+                    tokio::spawn(serve_loop(listener, service, as_shipped()));
                 }
                 ServerKind::PactumService => {
                     let service = pactum::service(api::handlers()).expect("valid handlers");
-                    tokio::spawn(serve_loop(listener, TowerToHyperService::new(service)));
+                    let service = TowerToHyperService::new(service);
+                    tokio::spawn(serve_loop(listener, service, as_shipped()));
                 }
                 ServerKind::PactumNative => unreachable!(),
             }
@@ -152,8 +155,14 @@ async fn start(kind: ServerKind) -> u16 {
     }
 }
 
+/// hyper-util's connection builder as axum's and warp's `serve` use it: HTTP/1.1 and HTTP/2
+/// auto-detection, no timer, no header timeout, hyper's own limits.
+fn as_shipped() -> auto::Builder<TokioExecutor> {
+    auto::Builder::new(TokioExecutor::new())
+}
+
 /// hyper's connection settings as pactum's native server sets them.
-fn connection_builder() -> auto::Builder<TokioExecutor> {
+fn pactum_settings() -> auto::Builder<TokioExecutor> {
     let mut builder = auto::Builder::new(TokioExecutor::new());
     builder
         .http1()
@@ -186,7 +195,7 @@ async fn serve_http1_defaults(listener: TcpListener) {
 }
 
 /// The accept loop of raw hyper, axum, warp and pactum-warp.
-async fn serve_loop<S, B>(listener: TcpListener, service: S)
+async fn serve_loop<S, B>(listener: TcpListener, service: S, builder: auto::Builder<TokioExecutor>)
 where
     S: hyper::service::Service<Request<Incoming>, Response = Response<B>> + Clone + Send + 'static,
     S::Future: Send + 'static,
@@ -195,7 +204,7 @@ where
     B::Data: Send,
     B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
 {
-    let builder = std::sync::Arc::new(connection_builder());
+    let builder = std::sync::Arc::new(builder);
     loop {
         let Ok((stream, _)) = listener.accept().await else {
             continue;
