@@ -24,7 +24,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     tracing_subscriber::fmt()
         .with_env_filter("info,tower_http=debug")
         .init();
-    let hello = Endpoint::get(route::static_path("/hello"))
+    let hello = Endpoint::get(route!("/hello"))
         .response::<Hello>()
         .build()?;
     let api = pactum::service(vec![handler(hello, |_| async {

@@ -47,7 +47,7 @@ fn problem(error: &Error) -> Response {
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
     tracing_subscriber::fmt().with_env_filter("info").init();
-    let square = Endpoint::get(route::static_path("/square"))
+    let square = Endpoint::get(route!("/square"))
         .query::<Square>()
         .response::<Squared>()
         .build()?;

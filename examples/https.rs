@@ -27,7 +27,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         certified.signing_key.serialize_pem().as_bytes(),
     )?;
 
-    let health = Endpoint::get(route::static_path("/health"))
+    let health = Endpoint::get(route!("/health"))
         .response::<Health>()
         .build()?;
     let handlers = vec![handler(health, |ctx| async move {

@@ -15,7 +15,9 @@ use std::sync::{Arc, Mutex, PoisonError};
 use pactum::http::StatusCode;
 use pactum::openapi::OpenApi;
 use pactum::schemars::{self, JsonSchema};
-use pactum::{handler, route, AnyHandler, Ctx, Endpoint, HttpError, NoParams, ServerOptions};
+use pactum::{
+    handler, route, AnyHandler, Ctx, Endpoint, HttpError, NoParams, Params, ServerOptions,
+};
 use serde::{Deserialize, Serialize};
 use validator::Validate;
 
@@ -59,7 +61,7 @@ fn ten() -> usize {
     10
 }
 
-#[derive(Debug, Serialize, Deserialize, Validate, JsonSchema)]
+#[derive(Debug, Serialize, Deserialize, Validate, JsonSchema, Params)]
 struct BookPath {
     id: u64,
 }
@@ -69,21 +71,21 @@ type Store = Arc<Mutex<BTreeMap<u64, Book>>>;
 fn handlers(api: &mut OpenApi) -> Result<Vec<AnyHandler>, pactum::ConfigError> {
     let store: Store = Arc::default();
 
-    let list = Endpoint::get(route::static_path("/books"))
+    let list = Endpoint::get(route!("/books"))
         .query::<Page>()
         .response::<Vec<Book>>()
         .name("listBooks")
         .summary("List books")
         .tag("books")
         .build()?;
-    let create = Endpoint::post(route::static_path("/books"))
+    let create = Endpoint::post(route!("/books"))
         .body::<NewBook>()
         .response::<Book>()
         .name("createBook")
         .summary("Add a book")
         .tag("books")
         .build()?;
-    let get = Endpoint::get(route::pattern("/books/:id"))
+    let get = Endpoint::get(route!("/books/:id"))
         .params::<BookPath>()
         .response::<Book>()
         .name("getBook")

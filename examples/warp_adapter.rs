@@ -27,7 +27,7 @@ struct Greeting {
 }
 
 fn greeting(version: u8) -> Vec<AnyHandler> {
-    let greet = Endpoint::get(route::static_path("/greet"))
+    let greet = Endpoint::get(route!("/greet"))
         .query::<Name>()
         .response::<Greeting>()
         .build()

@@ -34,16 +34,16 @@ pub struct Handler<P, Q, B, R> {
 /// [`HttpError`](crate::HttpError).
 ///
 /// ```
-/// use pactum::{handler, route, Ctx, Endpoint, HttpError, NoBody, NoQuery};
+/// use pactum::{handler, route, Ctx, Endpoint, HttpError, NoBody, NoQuery, Params};
 /// use serde::{Deserialize, Serialize};
 /// use validator::Validate;
 ///
-/// #[derive(Serialize, Deserialize, Validate)]
+/// #[derive(Serialize, Deserialize, Validate, Params)]
 /// struct UserPath { id: u64 }
 /// #[derive(Debug, Serialize, Deserialize, Validate)]
 /// struct User { id: u64 }
 ///
-/// let get_user = Endpoint::get(route::pattern("/users/:id"))
+/// let get_user = Endpoint::get(route!("/users/:id"))
 ///     .params::<UserPath>()
 ///     .response::<User>()
 ///     .build()?;
@@ -182,8 +182,8 @@ impl<P, Q, B, R> fmt::Debug for Handler<P, Q, B, R> {
 ///
 /// ```
 /// # use pactum::{handler, route, AnyHandler, Endpoint};
-/// # let health = Endpoint::get(route::static_path("/health")).build().unwrap();
-/// # let ready = Endpoint::get(route::static_path("/ready")).build().unwrap();
+/// # let health = Endpoint::get(route!("/health")).build().unwrap();
+/// # let ready = Endpoint::get(route!("/ready")).build().unwrap();
 /// let handlers: Vec<AnyHandler> = vec![
 ///     handler(health, |_| async { Ok(pactum::NoContent) }).into(),
 ///     handler(ready, |_| async { Ok(pactum::NoContent) }).into(),

@@ -6,7 +6,7 @@ use std::sync::{Arc, Mutex};
 
 use pactum::{
     handler, middleware, route, AnyHandler, Ctx, Endpoint, HttpError, Middleware, NoBody,
-    NoContent, NoParams, NoQuery,
+    NoContent, NoParams, NoQuery, Params,
 };
 use serde::{Deserialize, Serialize};
 use validator::Validate;
@@ -59,7 +59,7 @@ pub struct TodoPage {
 }
 
 /// The params of `/todos/:id`.
-#[derive(Debug, Serialize, Deserialize, Validate)]
+#[derive(Debug, Serialize, Deserialize, Validate, Params)]
 pub struct TodoId {
     pub id: u64,
 }
@@ -69,7 +69,7 @@ pub mod contract {
     use super::*;
 
     pub fn list() -> Endpoint<NoParams, ListQuery, NoBody, TodoPage> {
-        Endpoint::get(route::static_path("/todos"))
+        Endpoint::get(route!("/todos"))
             .query::<ListQuery>()
             .response::<TodoPage>()
             .build()
@@ -77,7 +77,7 @@ pub mod contract {
     }
 
     pub fn create() -> Endpoint<NoParams, NoQuery, NewTodo, Todo> {
-        Endpoint::post(route::static_path("/todos"))
+        Endpoint::post(route!("/todos"))
             .body::<NewTodo>()
             .response::<Todo>()
             .middleware(super::auth())
@@ -86,7 +86,7 @@ pub mod contract {
     }
 
     pub fn get() -> Endpoint<TodoId, NoQuery, NoBody, Todo> {
-        Endpoint::get(route::pattern("/todos/:id"))
+        Endpoint::get(route!("/todos/:id"))
             .params::<TodoId>()
             .response::<Todo>()
             .build()
@@ -94,7 +94,7 @@ pub mod contract {
     }
 
     pub fn update() -> Endpoint<TodoId, NoQuery, TodoPatch, Todo> {
-        Endpoint::patch(route::pattern("/todos/:id"))
+        Endpoint::patch(route!("/todos/:id"))
             .params::<TodoId>()
             .body::<TodoPatch>()
             .response::<Todo>()
@@ -104,7 +104,7 @@ pub mod contract {
     }
 
     pub fn delete() -> Endpoint<TodoId, NoQuery, NoBody, NoContent> {
-        Endpoint::delete(route::pattern("/todos/:id"))
+        Endpoint::delete(route!("/todos/:id"))
             .params::<TodoId>()
             .middleware(super::auth())
             .build()

@@ -62,7 +62,7 @@ start! {
     /// ```
     /// use pactum::{route, Endpoint};
     ///
-    /// let health = Endpoint::get(route::static_path("/health")).build().unwrap();
+    /// let health = Endpoint::get(route!("/health")).build().unwrap();
     /// assert_eq!(health.route().as_str(), "/health");
     /// ```
     get => Get;
@@ -252,7 +252,7 @@ impl<M, K, P, Q, B, R> EndpointBuilder<M, K, P, Q, B, R> {
     /// ```
     /// use pactum::{route, Endpoint};
     ///
-    /// let health = Endpoint::get(route::static_path("/health"))
+    /// let health = Endpoint::get(route!("/health"))
     ///     .name("health")
     ///     .summary("Liveness probe")
     ///     .tag("ops")

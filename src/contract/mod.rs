@@ -30,11 +30,11 @@ pub(crate) use settings::Settings;
 /// and makes them (the `pactum-client` crate).
 ///
 /// ```
-/// use pactum::{route, Endpoint};
+/// use pactum::{route, Endpoint, Params};
 /// use serde::{Deserialize, Serialize};
 /// use validator::Validate;
 ///
-/// #[derive(Serialize, Deserialize, Validate)]
+/// #[derive(Serialize, Deserialize, Validate, Params)]
 /// struct UserPath { id: u64 }
 ///
 /// #[derive(Serialize, Deserialize, Validate)]
@@ -44,7 +44,7 @@ pub(crate) use settings::Settings;
 ///     name: String,
 /// }
 ///
-/// let get_user = Endpoint::get(route::pattern("/users/:id"))
+/// let get_user = Endpoint::get(route!("/users/:id"))
 ///     .params::<UserPath>()
 ///     .response::<User>()
 ///     .build()?;
@@ -58,7 +58,7 @@ pub(crate) use settings::Settings;
 /// ```compile_fail
 /// # use pactum::{route, Endpoint};
 /// # #[derive(serde::Serialize, serde::Deserialize, validator::Validate)] struct NewUser { name: String }
-/// let bad = Endpoint::get(route::static_path("/users")).body::<NewUser>();
+/// let bad = Endpoint::get(route!("/users")).body::<NewUser>();
 /// ```
 pub struct Endpoint<P = NoParams, Q = NoQuery, B = NoBody, R = NoContent> {
     spec: Arc<EndpointSpec>,

@@ -13,7 +13,7 @@ use super::http_error::HttpError;
 /// use pactum::{handler, route, Body, Endpoint, Pipeline, Rejection};
 ///
 /// # tokio::runtime::Builder::new_current_thread().build()?.block_on(async {
-/// let ping = Endpoint::get(route::static_path("/ping")).build()?;
+/// let ping = Endpoint::get(route!("/ping")).build()?;
 /// let pipeline = Pipeline::new(vec![handler(ping, |_| async { Ok(pactum::NoContent) }).into()])?;
 /// let request = http::Request::delete("/ping").body(Body::empty())?;
 /// let routed = pipeline.route(request.method(), request.uri().path()).unwrap();

@@ -36,7 +36,7 @@ fn declared<T: Slot>() -> bool {
 /// use pactum::openapi::OpenApi;
 /// use pactum::{route, Endpoint};
 ///
-/// let health = Endpoint::get(route::static_path("/health")).build()?;
+/// let health = Endpoint::get(route!("/health")).build()?;
 /// let doc = OpenApi::new("Ops", "1.0.0")
 ///     .description("Operational endpoints.")
 ///     .server("http://localhost:3000")
@@ -132,7 +132,7 @@ impl OpenApi {
     /// use pactum::openapi::OpenApi;
     /// use pactum::{route, Endpoint};
     ///
-    /// let me = Endpoint::get(route::static_path("/me")).build()?;
+    /// let me = Endpoint::get(route!("/me")).build()?;
     /// let doc = OpenApi::new("Auth", "1.0.0")
     ///     .bearer_auth("bearer")
     ///     .endpoint_with(&me, |op| {
@@ -165,7 +165,7 @@ impl OpenApi {
     /// use pactum::openapi::OpenApi;
     /// use pactum::{handler, route, AnyHandler, Endpoint, NoContent};
     ///
-    /// let health = Endpoint::get(route::static_path("/health")).build()?;
+    /// let health = Endpoint::get(route!("/health")).build()?;
     /// let mut api = OpenApi::new("Ops", "1.0.0");
     /// let handlers: Vec<AnyHandler> = vec![
     ///     api.register(handler(health, |_| async { Ok(NoContent) })),

@@ -19,7 +19,7 @@ use super::{reference, SchemaFn};
 /// use pactum::openapi::OpenApi;
 /// use pactum::{route, Endpoint};
 ///
-/// let delete = Endpoint::delete(route::static_path("/cache")).build()?;
+/// let delete = Endpoint::delete(route!("/cache")).build()?;
 /// let doc = OpenApi::new("Cache", "1.0.0")
 ///     .endpoint_with(&delete, |op| {
 ///         op.summary("Empty the cache")

@@ -98,7 +98,7 @@ pub type ErrorFormatter = Arc<dyn Fn(&Error) -> Response + Send + Sync>;
 ///
 /// # #[derive(serde::Serialize, serde::Deserialize, validator::Validate)]
 /// # struct Health { status: String }
-/// let health = Endpoint::get(route::static_path("/health")).response::<Health>().build()?;
+/// let health = Endpoint::get(route!("/health")).response::<Health>().build()?;
 /// let pipeline = Pipeline::new(vec![
 ///     handler(health, |_| async { Ok(Health { status: "ok".into() }) }).into(),
 /// ])?;

@@ -139,7 +139,7 @@ pub async fn shutdown_signal() {
 /// # struct Health { status: String }
 /// #[tokio::main]
 /// async fn main() -> Result<(), Box<dyn std::error::Error>> {
-///     let health = Endpoint::get(route::static_path("/health")).response::<Health>().build()?;
+///     let health = Endpoint::get(route!("/health")).response::<Health>().build()?;
 ///     let server = serve(
 ///         vec![handler(health, |_| async { Ok(Health { status: "ok".into() }) }).into()],
 ///         ServerOptions::new().port(3000),

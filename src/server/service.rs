@@ -22,7 +22,7 @@ use crate::pipeline::{Handled, IntoPipeline, Pipeline};
 /// use tower::ServiceExt;
 ///
 /// # tokio::runtime::Builder::new_current_thread().build()?.block_on(async {
-/// let ping = Endpoint::get(route::static_path("/ping")).build()?;
+/// let ping = Endpoint::get(route!("/ping")).build()?;
 /// let service = pactum::service(vec![handler(ping, |_| async { Ok(pactum::NoContent) }).into()])?;
 ///
 /// let request = http::Request::get("/ping").body(http_body_util::Empty::<bytes::Bytes>::new())?;

@@ -32,7 +32,7 @@
 //! # #[cfg(feature = "server")]
 //! #[tokio::main]
 //! async fn main() -> Result<(), Box<dyn std::error::Error>> {
-//!     let health = Endpoint::get(route::static_path("/health")).response::<Health>().build()?;
+//!     let health = Endpoint::get(route!("/health")).response::<Health>().build()?;
 //!     let api = pactum_warp::filter(vec![
 //!         handler(health, |_| async { Ok(Health { status: "ok".into() }) }).into(),
 //!     ])?;
@@ -99,7 +99,7 @@ pub use serve::serve;
 /// use pactum::{handler, route, Endpoint, NoContent};
 /// use warp::Filter;
 ///
-/// let ping = Endpoint::get(route::static_path("/ping")).build()?;
+/// let ping = Endpoint::get(route!("/ping")).build()?;
 /// let api = pactum_warp::filter(vec![handler(ping, |_| async { Ok(NoContent) }).into()])?;
 /// let app = warp::path("api").and(api); // GET /api/ping → 204
 /// # Ok::<(), pactum::ConfigError>(())
@@ -124,7 +124,7 @@ pub fn filter(
 /// ```
 /// use pactum::{handler, route, Endpoint, NoContent, Pipeline};
 ///
-/// let ping = Endpoint::get(route::static_path("/ping")).build()?;
+/// let ping = Endpoint::get(route!("/ping")).build()?;
 /// let pipeline = Pipeline::builder(vec![handler(ping, |_| async { Ok(NoContent) }).into()])
 ///     .body_limit(64 * 1024)
 ///     .build()?;
@@ -143,7 +143,7 @@ pub fn filter_with(
 /// use pactum::{handler, route, Endpoint, NoContent};
 /// use warp::Filter;
 ///
-/// let ping = Endpoint::get(route::static_path("/ping")).build()?;
+/// let ping = Endpoint::get(route!("/ping")).build()?;
 /// let api = pactum_warp::Options::new()
 ///     .reject_errors(true)
 ///     .filter(vec![handler(ping, |_| async { Ok(NoContent) }).into()])?
@@ -262,7 +262,7 @@ impl Options {
 /// use pactum::{handler, route, Endpoint, NoContent};
 /// use warp::Filter;
 ///
-/// let ping = Endpoint::get(route::static_path("/ping")).build()?;
+/// let ping = Endpoint::get(route!("/ping")).build()?;
 /// let api = pactum_warp::filter(vec![handler(ping, |_| async { Ok(NoContent) }).into()])?;
 /// let app = warp::path("api").and(api).or(pactum_warp::not_found());
 /// # Ok::<(), pactum::ConfigError>(())

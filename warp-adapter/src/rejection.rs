@@ -84,7 +84,7 @@ impl Reject for PactumRejection {}
 /// use pactum::{handler, route, Endpoint, NoContent};
 /// use warp::Filter;
 ///
-/// let ping = Endpoint::get(route::static_path("/ping")).build()?;
+/// let ping = Endpoint::get(route!("/ping")).build()?;
 /// let api = pactum_warp::Options::new()
 ///     .reject_errors(true)
 ///     .filter(vec![handler(ping, |_| async { Ok(NoContent) }).into()])?;

@@ -22,7 +22,7 @@ use warp::Filter;
 /// use warp::Filter;
 ///
 /// # async fn run() -> Result<(), Box<dyn std::error::Error>> {
-/// let ping = Endpoint::get(route::static_path("/ping")).build()?;
+/// let ping = Endpoint::get(route!("/ping")).build()?;
 /// let api = pactum_warp::filter(vec![handler(ping, |_| async { Ok(NoContent) }).into()])?;
 /// let app = warp::path("api").and(api).with(warp::log("api"));
 ///

@@ -2,12 +2,12 @@
 
 use pactum::schemars::{self, JsonSchema};
 use pactum::validator::Validate;
-use pactum::{route, Endpoint, NoBody, NoParams, NoQuery};
+use pactum::{route, Endpoint, NoBody, NoParams, NoQuery, Params};
 use serde::{Deserialize, Serialize};
 
 use super::{built, Health, User};
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Validate, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Validate, JsonSchema, Params)]
 pub struct CodePath {
     #[validate(range(min = 400, max = 599))]
     pub code: u16,
@@ -15,7 +15,7 @@ pub struct CodePath {
 
 pub fn plain_error() -> Endpoint<NoParams, NoQuery, NoBody, Health> {
     built(
-        Endpoint::get(route::static_path("/errors/plain"))
+        Endpoint::get(route!("/errors/plain"))
             .response::<Health>()
             .name("plainError")
             .summary("Always fails with a plain error (500)")
@@ -26,7 +26,7 @@ pub fn plain_error() -> Endpoint<NoParams, NoQuery, NoBody, Health> {
 
 pub fn status_error() -> Endpoint<CodePath, NoQuery, NoBody, Health> {
     built(
-        Endpoint::get(route::pattern("/errors/status/:code"))
+        Endpoint::get(route!("/errors/status/:code"))
             .params::<CodePath>()
             .response::<Health>()
             .name("statusError")
@@ -38,7 +38,7 @@ pub fn status_error() -> Endpoint<CodePath, NoQuery, NoBody, Health> {
 
 pub fn panic_error() -> Endpoint<NoParams, NoQuery, NoBody, Health> {
     built(
-        Endpoint::get(route::static_path("/errors/panic"))
+        Endpoint::get(route!("/errors/panic"))
             .response::<Health>()
             .name("panicError")
             .summary("Always panics (500)")
@@ -49,7 +49,7 @@ pub fn panic_error() -> Endpoint<NoParams, NoQuery, NoBody, Health> {
 
 pub fn bad_response() -> Endpoint<NoParams, NoQuery, NoBody, User> {
     built(
-        Endpoint::get(route::static_path("/errors/bad-response"))
+        Endpoint::get(route!("/errors/bad-response"))
             .response::<User>()
             .name("badResponse")
             .summary("Answers a value that breaks its rules (500)")

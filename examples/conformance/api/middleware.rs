@@ -32,7 +32,7 @@ pub struct Trace {
 
 pub fn me() -> Endpoint<NoParams, NoQuery, NoBody, Me> {
     built(
-        Endpoint::get(route::static_path("/me"))
+        Endpoint::get(route!("/me"))
             .response::<Me>()
             .middleware(auth())
             .name("me")
@@ -44,7 +44,7 @@ pub fn me() -> Endpoint<NoParams, NoQuery, NoBody, Me> {
 
 pub fn create_note() -> Endpoint<NoParams, NoQuery, NewNote, Note> {
     built(
-        Endpoint::post(route::static_path("/me/notes"))
+        Endpoint::post(route!("/me/notes"))
             .body::<NewNote>()
             .response::<Note>()
             .middleware(auth())
@@ -57,7 +57,7 @@ pub fn create_note() -> Endpoint<NoParams, NoQuery, NewNote, Note> {
 
 pub fn trace() -> Endpoint<NoParams, NoQuery, NoBody, Trace> {
     built(
-        Endpoint::get(route::static_path("/trace"))
+        Endpoint::get(route!("/trace"))
             .response::<Trace>()
             .middleware(tracer("outer"))
             .middleware(tracer("inner"))

@@ -2,7 +2,7 @@
 
 use pactum::schemars::{self, JsonSchema};
 use pactum::validator::Validate;
-use pactum::{route, Endpoint, NoBody, NoParams, NoQuery};
+use pactum::{route, Endpoint, NoBody, NoParams, NoQuery, Params};
 use serde::{Deserialize, Serialize};
 
 use super::built;
@@ -12,13 +12,13 @@ pub struct Health {
     pub status: String,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Validate, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Validate, JsonSchema, Params)]
 pub struct RepoPath {
     pub org: String,
     pub repo: String,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Validate, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Validate, JsonSchema, Params)]
 pub struct FilePath {
     pub path: String,
 }
@@ -53,7 +53,7 @@ pub struct Slept {
 
 pub fn health() -> Endpoint<NoParams, NoQuery, NoBody, Health> {
     built(
-        Endpoint::get(route::static_path("/health"))
+        Endpoint::get(route!("/health"))
             .response::<Health>()
             .name("health")
             .summary("Liveness probe")
@@ -64,7 +64,7 @@ pub fn health() -> Endpoint<NoParams, NoQuery, NoBody, Health> {
 
 pub fn get_repo() -> Endpoint<RepoPath, NoQuery, NoBody, RepoPath> {
     built(
-        Endpoint::get(route::pattern("/orgs/:org/repos/:repo"))
+        Endpoint::get(route!("/orgs/:org/repos/:repo"))
             .params::<RepoPath>()
             .response::<RepoPath>()
             .name("getRepo")
@@ -76,7 +76,7 @@ pub fn get_repo() -> Endpoint<RepoPath, NoQuery, NoBody, RepoPath> {
 
 pub fn get_file() -> Endpoint<FilePath, NoQuery, NoBody, FilePath> {
     built(
-        Endpoint::get(route::dynamic("/files/*path"))
+        Endpoint::get(route!("/files/*path"))
             .params::<FilePath>()
             .response::<FilePath>()
             .name("getFile")
@@ -88,7 +88,7 @@ pub fn get_file() -> Endpoint<FilePath, NoQuery, NoBody, FilePath> {
 
 pub fn echo() -> Endpoint<NoParams, NoQuery, Echo, Echo> {
     built(
-        Endpoint::post(route::static_path("/echo"))
+        Endpoint::post(route!("/echo"))
             .body::<Echo>()
             .response::<Echo>()
             .name("echo")
@@ -100,7 +100,7 @@ pub fn echo() -> Endpoint<NoParams, NoQuery, Echo, Echo> {
 
 pub fn slow() -> Endpoint<NoParams, SlowQuery, NoBody, Slept> {
     built(
-        Endpoint::get(route::static_path("/slow"))
+        Endpoint::get(route!("/slow"))
             .query::<SlowQuery>()
             .response::<Slept>()
             .name("slow")

@@ -3,7 +3,7 @@
 use pactum::http::StatusCode;
 use pactum::schemars::{self, JsonSchema};
 use pactum::validator::{Validate, ValidationError};
-use pactum::{route, Endpoint, NoBody, NoParams, NoQuery};
+use pactum::{route, Endpoint, NoBody, NoParams, NoQuery, Params};
 use serde::{Deserialize, Serialize};
 
 use super::built;
@@ -109,7 +109,7 @@ pub struct UserPage {
     pub total: usize,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Validate, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Validate, JsonSchema, Params)]
 pub struct UserPath {
     pub id: u64,
 }
@@ -122,7 +122,7 @@ pub struct Deleted {
 
 pub fn list_users() -> Endpoint<NoParams, ListQuery, NoBody, UserPage> {
     built(
-        Endpoint::get(route::static_path("/users"))
+        Endpoint::get(route!("/users"))
             .query::<ListQuery>()
             .response::<UserPage>()
             .name("listUsers")
@@ -134,7 +134,7 @@ pub fn list_users() -> Endpoint<NoParams, ListQuery, NoBody, UserPage> {
 
 pub fn create_user() -> Endpoint<NoParams, NoQuery, NewUser, User> {
     built(
-        Endpoint::post(route::static_path("/users"))
+        Endpoint::post(route!("/users"))
             .body::<NewUser>()
             .response::<User>()
             .name("createUser")
@@ -146,7 +146,7 @@ pub fn create_user() -> Endpoint<NoParams, NoQuery, NewUser, User> {
 
 pub fn get_user() -> Endpoint<UserPath, NoQuery, NoBody, User> {
     built(
-        Endpoint::get(route::pattern("/users/:id"))
+        Endpoint::get(route!("/users/:id"))
             .params::<UserPath>()
             .response::<User>()
             .name("getUser")
@@ -158,7 +158,7 @@ pub fn get_user() -> Endpoint<UserPath, NoQuery, NoBody, User> {
 
 pub fn replace_user() -> Endpoint<UserPath, NoQuery, NewUser, User> {
     built(
-        Endpoint::put(route::pattern("/users/:id"))
+        Endpoint::put(route!("/users/:id"))
             .params::<UserPath>()
             .body::<NewUser>()
             .response::<User>()
@@ -171,7 +171,7 @@ pub fn replace_user() -> Endpoint<UserPath, NoQuery, NewUser, User> {
 
 pub fn update_user() -> Endpoint<UserPath, NoQuery, UserPatch, User> {
     built(
-        Endpoint::patch(route::pattern("/users/:id"))
+        Endpoint::patch(route!("/users/:id"))
             .params::<UserPath>()
             .body::<UserPatch>()
             .response::<User>()
@@ -184,7 +184,7 @@ pub fn update_user() -> Endpoint<UserPath, NoQuery, UserPatch, User> {
 
 pub fn delete_user() -> Endpoint<UserPath, NoQuery, NoBody, Deleted> {
     built(
-        Endpoint::delete(route::pattern("/users/:id"))
+        Endpoint::delete(route!("/users/:id"))
             .params::<UserPath>()
             .response::<Deleted>()
             .status(StatusCode::OK)
