@@ -56,9 +56,9 @@ impl Presence for Absent {
 /// is_slot::<Vec<NewUser>>();
 /// ```
 #[diagnostic::on_unimplemented(
-    message = "`{Self}` cannot be used in a contract",
-    label = "contract types need `Serialize`, `Deserialize` and `validator::Validate`",
-    note = "add `#[derive(Serialize, Deserialize, Validate)]`; a type without rules validates trivially"
+    message = "`{Self}` cannot be used in a contract: derive `Serialize`, `Deserialize` and `validator::Validate`",
+    label = "not a contract type",
+    note = "a type without `#[validate(..)]` rules validates trivially"
 )]
 pub trait Slot: Serialize + DeserializeOwned + Send + Sync + 'static {
     /// [`Declared`] for user types, [`Absent`] for the empty markers.
@@ -76,6 +76,9 @@ pub trait Slot: Serialize + DeserializeOwned + Send + Sync + 'static {
     fn check(&self) -> Result<(), ValidationErrors>;
 }
 
+// `do_not_recommend`, here and on the empty markers' impls: a type that is not a slot reports
+// `Slot`'s message alone, not the first missing trait with a list of its implementers.
+#[diagnostic::do_not_recommend]
 impl<T> Slot for T
 where
     T: Serialize + DeserializeOwned + Validate + Send + Sync + 'static,
@@ -97,6 +100,7 @@ macro_rules! empty_slot {
         #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
         pub struct $name;
 
+        #[diagnostic::do_not_recommend]
         impl Slot for $name {
             type Presence = Absent;
             fn absent() -> Option<Self> {
