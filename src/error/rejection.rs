@@ -111,3 +111,11 @@ impl Rejection {
         HttpError::new(self.status(), self.message()).rejected_as(self)
     }
 }
+
+/// The pipeline's own answer, for an adapter that must give it without the pipeline (a
+/// request that never reaches it).
+impl From<Rejection> for HttpError {
+    fn from(rejection: Rejection) -> Self {
+        rejection.error()
+    }
+}

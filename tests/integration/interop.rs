@@ -189,3 +189,46 @@ on_every_adapter!(
     numbers_out_of_range,
     a_scalar_given_twice_is_refused,
 );
+
+/// Request targets that are not origin-form (`/path`): a JSON 4xx (or, for an absolute-form
+/// target, its answer), and the server keeps serving. warp's path filters panic on them
+/// (`PathAndQuery::from_static("")`), so `pactum_warp::serve` answers them before warp; on
+/// warp's own server they still panic (a warp bug, not run here).
+pub async fn targets_that_are_not_origin_form(app: &TestServer) {
+    for target in ["users", "-health", "*", "example.com:80", "http://x/health"] {
+        let request = format!("GET {target} HTTP/1.1\r\nhost: x\r\nconnection: close\r\n\r\n");
+        let raw = app.raw(request.as_bytes()).await;
+        let status: u16 = raw.get(9..12).and_then(|s| s.parse().ok()).unwrap_or(0);
+        assert!(
+            (400..500).contains(&status) || status == 200,
+            "{target}: {raw:?}"
+        );
+    }
+    app.get("/health")
+        .await
+        .assert(200, json!({"status": "ok"}));
+}
+
+mod not_origin_form {
+    use crate::support;
+
+    #[tokio::test]
+    async fn native() {
+        super::targets_that_are_not_origin_form(&support::native().await).await;
+    }
+
+    #[tokio::test]
+    async fn warp() {
+        super::targets_that_are_not_origin_form(&support::warp().await).await;
+    }
+
+    #[tokio::test]
+    async fn fixture_native() {
+        super::targets_that_are_not_origin_form(&support::fixture_native().await).await;
+    }
+
+    #[tokio::test]
+    async fn fixture_warp() {
+        super::targets_that_are_not_origin_form(&support::fixture_warp().await).await;
+    }
+}

@@ -270,14 +270,11 @@ impl Options {
 pub fn not_found(
 ) -> impl Filter<Extract = (Response,), Error = std::convert::Infallible> + Clone + Send + Sync + 'static
 {
-    static NO_ROUTES: OnceLock<Pipeline> = OnceLock::new();
     warp::method()
         .and(warp::path::full())
         .then(|method: Method, path: FullPath| {
             // A pipeline without routes answers every request with its 404.
-            let pipeline = NO_ROUTES.get_or_init(|| {
-                Pipeline::new(Vec::new()).expect("a pipeline without routes builds")
-            });
+            let pipeline = no_routes();
             let mut request = http::Request::new(Body::empty());
             *request.method_mut() = method;
             if let Ok(uri) = path.as_str().parse() {
@@ -286,6 +283,12 @@ pub fn not_found(
             let answer = pipeline.handle(request);
             async move { answer.await.into_response() }
         })
+}
+
+/// A pipeline without routes: it answers every request with its JSON 404.
+pub(crate) fn no_routes() -> &'static Pipeline {
+    static NO_ROUTES: OnceLock<Pipeline> = OnceLock::new();
+    NO_ROUTES.get_or_init(|| Pipeline::new(Vec::new()).expect("a pipeline without routes builds"))
 }
 
 /// The raw query string, `None` when the URI has no `?`.

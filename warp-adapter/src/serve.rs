@@ -1,5 +1,10 @@
 //! [`serve`]: a filter on pactum's native server.
 
+use std::future::Future;
+use std::pin::Pin;
+use std::task::{Context, Poll};
+
+use pactum::{AnswerMode, HttpError, Rejection};
 use warp::reply::Reply;
 use warp::Filter;
 
@@ -41,5 +46,63 @@ where
     F: Filter + Clone + Send + Sync + 'static,
     F::Extract: Reply,
 {
-    pactum::serve_service(warp::service(filter), options).await
+    pactum::serve_service(OriginForm(warp::service(filter)), options).await
+}
+
+/// Answers a request whose target is not origin-form (`GET users`, `OPTIONS *`,
+/// authority-form) with pactum's JSON 404 — what the native server answers — before warp
+/// sees it: warp's path filters panic on such a target (`PathAndQuery::from_static("")`).
+#[derive(Clone)]
+struct OriginForm<S>(S);
+
+impl<S, B> tower_service::Service<http::Request<B>> for OriginForm<S>
+where
+    S: tower_service::Service<http::Request<B>, Response = warp::reply::Response>,
+{
+    type Response = warp::reply::Response;
+    type Error = S::Error;
+    type Future = OriginFormFuture<S::Future>;
+
+    fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), S::Error>> {
+        self.0.poll_ready(cx)
+    }
+
+    fn call(&mut self, request: http::Request<B>) -> Self::Future {
+        if request.uri().path().starts_with('/') {
+            return OriginFormFuture::Warp {
+                future: self.0.call(request),
+            };
+        }
+        let mode = AnswerMode::of(request.method());
+        let answer =
+            crate::no_routes().answer(mode, Err(HttpError::from(Rejection::NotFound).into()));
+        OriginFormFuture::NotFound {
+            answer: Some(answer.into_response()),
+        }
+    }
+}
+
+pin_project_lite::pin_project! {
+    /// [`OriginForm`]'s future: warp's, or the 404 at once.
+    #[project = Projected]
+    enum OriginFormFuture<F> {
+        Warp { #[pin] future: F },
+        NotFound { answer: Option<warp::reply::Response> },
+    }
+}
+
+impl<F, E> Future for OriginFormFuture<F>
+where
+    F: Future<Output = Result<warp::reply::Response, E>>,
+{
+    type Output = Result<warp::reply::Response, E>;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        match self.project() {
+            Projected::Warp { future } => future.poll(cx),
+            Projected::NotFound { answer } => Poll::Ready(Ok(answer
+                .take()
+                .expect("`OriginFormFuture` polled after completion"))),
+        }
+    }
 }
