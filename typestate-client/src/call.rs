@@ -195,8 +195,11 @@ pub struct Call<'a, P, Q, B, R, PS, QS, BS> {
     headers: HeaderMap,
     timeout: Option<Option<Duration>>,
     error: Option<Error>,
-    _state: PhantomData<fn() -> (PS, QS, BS)>,
+    _state: PhantomData<States<PS, QS, BS>>,
 }
+
+/// Keeps `Call` `Send + Sync` whatever its state types.
+type States<PS, QS, BS> = fn() -> (PS, QS, BS);
 
 impl<P, Q, B, R, PS, QS, BS> fmt::Debug for Call<'_, P, Q, B, R, PS, QS, BS> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
