@@ -154,15 +154,24 @@ async fn read_limited(body: Body, limit: usize) -> Result<Bytes, Error> {
 
 /// Parses and validates a JSON document, read as its schema describes it ([`Json`]).
 pub(crate) fn json<B: Slot>(bytes: &[u8]) -> Result<B, Error> {
-    // The happy path reads the bytes straight into the type; only a failure builds a tree.
-    let mut deserializer = serde_json::Deserializer::from_slice(bytes);
+    // JSON is UTF-8 (RFC 8259): checked whole, since serde_json does not look inside the
+    // strings it skips (an unknown field's value).
+    let text = std::str::from_utf8(bytes).map_err(|e| {
+        Error::from(
+            Rejection::InvalidJson
+                .error()
+                .with_details(vec![Detail::new(Vec::new(), format!("not UTF-8: {e}"))]),
+        )
+    })?;
+    // The happy path reads the text straight into the type; only a failure builds a tree.
+    let mut deserializer = serde_json::Deserializer::from_str(text);
     if let Ok(value) = B::deserialize(Json(&mut deserializer)) {
         if deserializer.end().is_ok() {
             return validated(value);
         }
     }
     // Syntax first: only a well-formed document has shape errors.
-    let tree = Node::parse(bytes).map_err(|syntax| invalid_json(&syntax))?;
+    let tree = Node::parse(text).map_err(|syntax| invalid_json(&syntax))?;
     let collected = shape::collect::<B, _>(|| Some(Json(&tree)), bytes.len());
     Err(shape_failure(
         collected,

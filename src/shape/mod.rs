@@ -53,7 +53,11 @@ impl Detail {
     /// assert_eq!(details[1].message, "missing field `name`");
     /// ```
     pub fn from_json<T: serde::de::DeserializeOwned>(json: &[u8]) -> Vec<Detail> {
-        match Node::parse(json) {
+        let text = match std::str::from_utf8(json) {
+            Ok(text) => text,
+            Err(e) => return vec![Detail::new(Vec::new(), format!("not UTF-8: {e}"))],
+        };
+        match Node::parse(text) {
             Ok(tree) => {
                 let reader = || Some(crate::json_shape::Json(&tree));
                 collect::<T, _>(reader, json.len()).details

@@ -255,3 +255,12 @@ fn a_number_written_as_a_string_or_null_in_json() {
         ])
     );
 }
+
+#[test]
+fn a_body_that_is_not_utf8_is_invalid_json_even_in_an_ignored_field() {
+    // Found by the json_body fuzz target: serde_json skips an unknown field's string unread.
+    let body = b"{\"items\":[{\"sku\":\"a\",\"qty\":1}],\"$note\":\"\xee\"}";
+    let err = decode::json::<Order>(body).unwrap_err().to_body();
+    assert_eq!(err.error, "Invalid JSON");
+    assert!(err.details[0].message.starts_with("not UTF-8"), "{err:?}");
+}

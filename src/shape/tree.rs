@@ -31,8 +31,8 @@ impl Node {
     /// # Errors
     ///
     /// serde_json's syntax error (or its nesting limit), trailing characters included.
-    pub(crate) fn parse(bytes: &[u8]) -> Result<Self, serde_json::Error> {
-        serde_json::from_slice(bytes)
+    pub(crate) fn parse(text: &str) -> Result<Self, serde_json::Error> {
+        serde_json::from_str(text)
     }
 
     fn unexpected(&self) -> Unexpected<'_> {
