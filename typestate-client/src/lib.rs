@@ -117,18 +117,20 @@ mod call;
 mod client;
 mod decode;
 mod error;
+mod state;
 mod tls;
 mod transport;
 mod url;
 
 pub use builder::ClientBuilder;
-pub use call::{
-    BodyNotGiven, BodyReady, Call, HasBody, HasParams, HasQuery, ParamsNotGiven, ParamsReady,
-    Provided, QueryNotGiven, QueryReady,
-};
+pub use call::Call;
 pub use client::{Client, DEFAULT_TIMEOUT};
 pub use decode::Response;
 pub use error::{Error, Part};
+pub use state::{
+    BodyNotGiven, BodyReady, HasBody, HasParams, HasQuery, ParamsNotGiven, ParamsReady, Provided,
+    QueryNotGiven, QueryReady,
+};
 pub use url::IntoBaseUrl;
 
 #[doc(no_inline)]

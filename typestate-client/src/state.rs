@@ -1,0 +1,151 @@
+//! The states of a [`Call`](crate::Call)'s parts, and the bounds its methods put on them: each
+//! bound's `#[diagnostic::on_unimplemented]` message names the fix when a call is misused.
+
+use pactum::{Absent, Declared};
+
+/// The state of a call part that has been given (`.params(..)`, `.query(..)` or `.body(..)`
+/// was called).
+///
+/// The other states are pactum's [`Declared`] (the contract declares the part: it must still
+/// be given, or for a query with a `Default`, may be) and [`Absent`] (the contract declares
+/// none: nothing to give).
+#[derive(Debug)]
+pub enum Provided {}
+
+mod sealed {
+    pub trait Sealed {}
+    impl Sealed for pactum::Absent {}
+    impl Sealed for pactum::Declared {}
+    impl Sealed for super::Provided {}
+
+    /// Ready to send: given, or not declared by the contract.
+    pub trait Ready {}
+    impl Ready for pactum::Absent {}
+    impl Ready for super::Provided {}
+
+    /// Declared by the contract: still to give, or given.
+    pub trait InContract {}
+    impl InContract for pactum::Declared {}
+    impl InContract for super::Provided {}
+
+    /// Not given yet: declared, or not in the contract.
+    pub trait NotGiven {}
+    impl NotGiven for pactum::Declared {}
+    impl NotGiven for pactum::Absent {}
+}
+
+// Each trait below is implemented by a blanket impl over a sealed trait, marked
+// `#[diagnostic::do_not_recommend]`: a failing bound reports the trait's own message, naming
+// the fix, without a list of the states that implement it.
+
+/// The params of a call are ready: given, or not declared by the contract.
+///
+/// A bound of [`Call::send`](crate::Call::send); implemented for [`Provided`] and [`Absent`].
+#[diagnostic::on_unimplemented(
+    message = "this route has path parameters: call `.params(..)` before `.send()`",
+    label = "the params are missing",
+    note = "the contract declares a params type for its `:name` / `*name` segments"
+)]
+pub trait ParamsReady: sealed::Sealed {}
+#[diagnostic::do_not_recommend]
+impl<S: sealed::Sealed + sealed::Ready> ParamsReady for S {}
+
+/// The body of a call is ready: given, or not declared by the contract.
+///
+/// A bound of [`Call::send`](crate::Call::send); implemented for [`Provided`] and [`Absent`].
+#[diagnostic::on_unimplemented(
+    message = "this endpoint declares a request body: call `.body(..)` before `.send()`",
+    label = "the body is missing",
+    note = "the contract declares a JSON body type with `.body::<T>()`"
+)]
+pub trait BodyReady: sealed::Sealed {}
+#[diagnostic::do_not_recommend]
+impl<S: sealed::Sealed + sealed::Ready> BodyReady for S {}
+
+/// The query of a call is ready: given, not declared by the contract, or of a type that
+/// implements `Default` — then the default is sent.
+///
+/// A bound of [`Call::send`](crate::Call::send); implemented for [`Provided`] and [`Absent`]
+/// whatever `Q`, and for [`Declared`] when `Q: Default`.
+#[diagnostic::on_unimplemented(
+    message = "this endpoint declares a query with required fields: call `.query(..)` before `.send()`",
+    label = "the query is missing",
+    note = "a query type that implements `Default` may be left out: its default is sent"
+)]
+pub trait QueryReady<Q>: sealed::Sealed {
+    /// The query to send when none was given: `Q::default()` for a declared query.
+    #[doc(hidden)]
+    fn default_query() -> Option<Q>;
+}
+#[diagnostic::do_not_recommend]
+impl<Q> QueryReady<Q> for Absent {
+    fn default_query() -> Option<Q> {
+        None
+    }
+}
+#[diagnostic::do_not_recommend]
+impl<Q> QueryReady<Q> for Provided {
+    fn default_query() -> Option<Q> {
+        None
+    }
+}
+#[diagnostic::do_not_recommend]
+impl<Q: Default> QueryReady<Q> for Declared {
+    fn default_query() -> Option<Q> {
+        Some(Q::default())
+    }
+}
+
+/// The contract declares params: `.params(..)` can be called. A bound of [`Call::params`](crate::Call::params).
+#[diagnostic::on_unimplemented(
+    message = "this endpoint has no path parameters: remove `.params(..)`",
+    label = "the contract declares no params type"
+)]
+pub trait HasParams: sealed::Sealed {}
+#[diagnostic::do_not_recommend]
+impl<S: sealed::Sealed + sealed::InContract> HasParams for S {}
+
+/// The contract declares a query: `.query(..)` can be called. A bound of [`Call::query`](crate::Call::query).
+#[diagnostic::on_unimplemented(
+    message = "this endpoint declares no query: remove `.query(..)`",
+    label = "the contract has no query type"
+)]
+pub trait HasQuery: sealed::Sealed {}
+#[diagnostic::do_not_recommend]
+impl<S: sealed::Sealed + sealed::InContract> HasQuery for S {}
+
+/// The contract declares a body: `.body(..)` can be called. A bound of [`Call::body`](crate::Call::body).
+#[diagnostic::on_unimplemented(
+    message = "this endpoint declares no request body: remove `.body(..)`",
+    label = "the contract has no body type"
+)]
+pub trait HasBody: sealed::Sealed {}
+#[diagnostic::do_not_recommend]
+impl<S: sealed::Sealed + sealed::InContract> HasBody for S {}
+
+/// The params are not given yet. A bound of [`Call::params`](crate::Call::params).
+#[diagnostic::on_unimplemented(
+    message = "the params are already given: remove the second `.params(..)`",
+    label = "`.params(..)` is called once per call"
+)]
+pub trait ParamsNotGiven: sealed::Sealed {}
+#[diagnostic::do_not_recommend]
+impl<S: sealed::Sealed + sealed::NotGiven> ParamsNotGiven for S {}
+
+/// The query is not given yet. A bound of [`Call::query`](crate::Call::query).
+#[diagnostic::on_unimplemented(
+    message = "the query is already given: remove the second `.query(..)`",
+    label = "`.query(..)` is called once per call"
+)]
+pub trait QueryNotGiven: sealed::Sealed {}
+#[diagnostic::do_not_recommend]
+impl<S: sealed::Sealed + sealed::NotGiven> QueryNotGiven for S {}
+
+/// The body is not given yet. A bound of [`Call::body`](crate::Call::body).
+#[diagnostic::on_unimplemented(
+    message = "the body is already given: remove the second `.body(..)`",
+    label = "`.body(..)` is called once per call"
+)]
+pub trait BodyNotGiven: sealed::Sealed {}
+#[diagnostic::do_not_recommend]
+impl<S: sealed::Sealed + sealed::NotGiven> BodyNotGiven for S {}
