@@ -76,37 +76,8 @@ cargo build --quiet --example conformance
 FIXTURE=$ROOT/target/debug/examples/conformance
 
 # --- the server ----------------------------------------------------------------------------
-SERVER_PID=
-stop_server() {
-    if [ -n "$SERVER_PID" ] && kill -0 "$SERVER_PID" 2>/dev/null; then
-        kill -TERM "$SERVER_PID" 2>/dev/null || true
-        wait "$SERVER_PID" 2>/dev/null || true
-    fi
-    SERVER_PID=
-}
-trap stop_server EXIT
-
-# Starts the fixture on a free port; sets SERVER_PID and BASE.
-start_server() {
-    local adapter=$1 dir=$2 line= _
-    : >"$dir/stdout"
-    "$FIXTURE" --adapter "$adapter" --port 0 --host 127.0.0.1 >"$dir/stdout" 2>"$dir/server.log" &
-    SERVER_PID=$!
-    for _ in $(seq 300); do
-        line=$(head -n 1 "$dir/stdout" 2>/dev/null || true)
-        [ -z "$line" ] || break
-        kill -0 "$SERVER_PID" 2>/dev/null || break
-        sleep 0.1
-    done
-    case $line in
-        "listening on http://"*) BASE=${line#listening on } ;;
-        *)
-            echo "the fixture did not start (first line: '$line'); its log:" >&2
-            cat "$dir/server.log" >&2
-            return 1
-            ;;
-    esac
-}
+# shellcheck source=../support/fixture.sh
+. "$ROOT/tests/support/fixture.sh"
 
 # --- one adapter ---------------------------------------------------------------------------
 PASSED=0
