@@ -7,12 +7,14 @@ use http::header::{CONTENT_LENGTH, CONTENT_TYPE};
 use http::HeaderMap;
 use http_body_util::{BodyExt, LengthLimitError, Limited};
 
+use serde::Deserializer;
+
 use crate::body::Body;
 use crate::contract::Slot;
 use crate::error::{Detail, Error, HttpError, Rejection};
 use crate::json_shape::Json;
 use crate::request::RawParams;
-use crate::shape::{self, Collected, Node};
+use crate::shape::{self, Node};
 use crate::text::TextMap;
 use crate::validation::{detail_from_serde, details_from_rules};
 
@@ -28,14 +30,23 @@ fn shape_error(detail: Detail) -> Error {
     HttpError::validation(vec![detail]).into()
 }
 
-/// The 400 for a value that did not deserialise: every shape error [`shape::collect`] found,
-/// then the rules that failed on the fields that did parse (a rule on a field that failed, or
-/// inside one, is left out: it was checked on a placeholder). `first` gives the one detail
-/// serde reported, should the collecting reading find none.
-fn shape_failure<T: Slot>(collected: Collected<T>, first: impl FnOnce() -> Detail) -> Error {
+/// The 400 for a value that did not deserialise — the error path of every decoder: each
+/// shape error [`shape::collect`] finds (`make` gives a fresh deserializer of the same input
+/// for each reading), then the rules that failed on the fields that did parse (a rule on a
+/// field that failed, or inside one, is left out: it was checked on a placeholder). Should
+/// the collecting reading find nothing, serde's own first error is reported.
+fn shape_errors<'de, T, D>(make: impl Fn() -> Option<D>, size: usize) -> Error
+where
+    T: Slot,
+    D: Deserializer<'de>,
+{
+    let collected = shape::collect::<T, _>(&make, size);
     let mut details = collected.details;
     if details.is_empty() {
-        details.push(first());
+        details.push(match make().map(serde_path_to_error::deserialize::<_, T>) {
+            Some(Err(e)) => detail_from_serde(e.path(), e.inner()),
+            _ => Detail::new(Vec::new(), "the value does not fit its type"),
+        });
     }
     if let Some(Err(errors)) = collected.value.as_ref().map(Slot::check) {
         let rules: Vec<Detail> = details_from_rules(&errors)
@@ -73,13 +84,7 @@ pub(crate) fn query<Q: Slot>(raw: Option<&str>) -> Result<Q, Error> {
         return validated(value);
     }
     let reparse = || serde_qs::Deserializer::with_config(QUERY, raw).ok();
-    let collected = shape::collect::<Q, _>(reparse, raw.len());
-    Err(shape_failure(collected, || {
-        match reparse().map(serde_path_to_error::deserialize::<_, Q>) {
-            Some(Err(e)) => detail_from_serde(e.path(), e.inner()),
-            _ => Detail::new(Vec::new(), "the query does not fit its type"),
-        }
-    }))
+    Err(shape_errors::<Q, _>(reparse, raw.len()))
 }
 
 /// `serde_qs` reads `%5B`/`%5D` in keys as brackets; `%5b`/`%5d` mean the same.
@@ -105,14 +110,7 @@ pub(crate) fn params<P: Slot>(raw: &RawParams) -> Result<P, Error> {
     if let Ok(value) = P::deserialize(text()) {
         return validated(value);
     }
-    let collected = shape::collect::<P, _>(|| Some(text()), raw.pairs.len());
-    Err(shape_failure(
-        collected,
-        || match serde_path_to_error::deserialize::<_, P>(text()) {
-            Err(e) => detail_from_serde(e.path(), e.inner()),
-            Ok(_) => Detail::new(Vec::new(), "the params do not fit their type"),
-        },
-    ))
+    Err(shape_errors::<P, _>(|| Some(text()), raw.pairs.len()))
 }
 
 /// Reads and parses a JSON body: the `Content-Type` check (415), the size limit (413, before
@@ -156,13 +154,7 @@ async fn read_limited(body: Body, limit: usize) -> Result<Bytes, Error> {
 pub(crate) fn json<B: Slot>(bytes: &[u8]) -> Result<B, Error> {
     // JSON is UTF-8 (RFC 8259): checked whole, since serde_json does not look inside the
     // strings it skips (an unknown field's value).
-    let text = std::str::from_utf8(bytes).map_err(|e| {
-        Error::from(
-            Rejection::InvalidJson
-                .error()
-                .with_details(vec![Detail::new(Vec::new(), format!("not UTF-8: {e}"))]),
-        )
-    })?;
+    let text = std::str::from_utf8(bytes).map_err(|e| invalid_json(format!("not UTF-8: {e}")))?;
     // The happy path reads the text straight into the type; only a failure builds a tree.
     let mut deserializer = serde_json::Deserializer::from_str(text);
     if let Ok(value) = B::deserialize(Json(&mut deserializer)) {
@@ -171,18 +163,12 @@ pub(crate) fn json<B: Slot>(bytes: &[u8]) -> Result<B, Error> {
         }
     }
     // Syntax first: only a well-formed document has shape errors.
-    let tree = Node::parse(text).map_err(|syntax| invalid_json(&syntax))?;
-    let collected = shape::collect::<B, _>(|| Some(Json(&tree)), bytes.len());
-    Err(shape_failure(
-        collected,
-        || match serde_path_to_error::deserialize::<_, B>(Json(&tree)) {
-            Err(e) => detail_from_serde(e.path(), e.inner()),
-            Ok(_) => Detail::new(Vec::new(), "the body does not fit its type"),
-        },
-    ))
+    let tree = Node::parse(text).map_err(invalid_json)?;
+    Err(shape_errors::<B, _>(|| Some(Json(&tree)), bytes.len()))
 }
 
-fn invalid_json(error: &serde_json::Error) -> Error {
+/// 400 `Invalid JSON`, with one detail: the parser's message.
+fn invalid_json(error: impl std::fmt::Display) -> Error {
     Rejection::InvalidJson
         .error()
         .with_details(vec![Detail::new(Vec::new(), error.to_string())])

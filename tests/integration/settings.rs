@@ -1,6 +1,6 @@
 //! Contract and response settings no other test pins, through the pipeline without sockets:
-//! per-contract body limits, `ResponseParts`, `HttpError` headers, and a query that denies
-//! unknown fields. (The per-request tracing span is pinned in `tests/tracing_span.rs`.)
+//! per-contract body limits, `ResponseParts`, `HttpError` headers, a query that denies
+//! unknown fields, and a catch-all's dot segments with and without the route's opt-out. (The per-request tracing span is pinned in `tests/tracing_span.rs`.)
 
 use pactum::http::header::{LOCATION, RETRY_AFTER};
 use pactum::http::{HeaderValue, StatusCode};
@@ -151,5 +151,62 @@ async fn a_query_type_may_deny_unknown_fields() {
             .unwrap()
             .contains("unknown field `sort`"),
         "{body}"
+    );
+}
+
+#[derive(Debug, Serialize, Deserialize, Validate)]
+struct Tail {
+    rest: String,
+}
+
+/// A catch-all refuses empty, `.` and `..` segments by default (path traversal); a route that
+/// says `allow_dot_segments()` gets them as they came — but never bytes that are not UTF-8.
+#[tokio::test]
+async fn dot_segments_are_refused_unless_the_route_allows_them() {
+    let echo = |ctx: Ctx<Tail>| async move {
+        Ok(Note {
+            text: ctx.params.rest,
+        })
+    };
+    let checked = Endpoint::get(route::dynamic("/checked/*rest"))
+        .params::<Tail>()
+        .response::<Note>()
+        .build()
+        .unwrap();
+    let raw = Endpoint::get(route::dynamic("/raw/*rest").allow_dot_segments())
+        .params::<Tail>()
+        .response::<Note>()
+        .build()
+        .unwrap();
+    let pipeline = Pipeline::new(vec![
+        handler(checked, echo).into(),
+        handler(raw, echo).into(),
+    ])
+    .unwrap();
+    let answer = |path: String| {
+        let pipeline = pipeline.clone();
+        async move {
+            let response = pipeline.handle(get(&path)).await;
+            let body: serde_json::Value = serde_json::from_slice(response.body()).unwrap();
+            (response.status().as_u16(), body)
+        }
+    };
+    for tail in ["a/../b", "a/%2e%2e/b", "./a", "a//b", "a/"] {
+        let (status, body) = answer(format!("/checked/{tail}")).await;
+        assert_eq!(status, 400, "{tail}: {body}");
+        assert_eq!(
+            body["details"][0]["path"],
+            serde_json::json!(["rest"]),
+            "{tail}"
+        );
+        let (status, body) = answer(format!("/raw/{tail}")).await;
+        assert_eq!(status, 200, "{tail}: {body}");
+    }
+    let (_, body) = answer("/raw/a/%2e%2e/b".into()).await;
+    assert_eq!(body["text"], "a/../b");
+    let (status, body) = answer("/raw/%FF".into()).await;
+    assert_eq!(
+        (status, &body["details"][0]["path"]),
+        (400, &serde_json::json!(["rest"]))
     );
 }
