@@ -3,13 +3,15 @@
 mod head_deadline;
 mod options;
 mod run;
+mod servable;
 mod service;
 mod shutdown;
 #[cfg(feature = "tls")]
 mod tls;
 
 pub use options::ServerOptions;
-pub use run::{serve, serve_service, shutdown_signal, Servable, ServeError, Server};
+pub use run::{serve, serve_service, shutdown_signal, ServeError, Server};
+pub use servable::Servable;
 #[allow(deprecated)]
 pub use service::create_handler;
 pub use service::{service, PactumService, ResponseFuture};

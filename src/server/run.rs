@@ -17,9 +17,10 @@ use tokio::task::JoinHandle;
 
 use super::head_deadline::{Counted, HeadDeadline, InFlight, InFlightGuard};
 use super::options::ServerOptions;
+use super::servable::Servable;
 use super::service::PactumService;
 use super::shutdown::Shutdown;
-use crate::error::{BoxError, ConfigError};
+use crate::error::ConfigError;
 use crate::pipeline::IntoPipeline;
 
 type ErrorHook = Arc<dyn Fn(&(dyn std::error::Error + 'static)) + Send + Sync>;
@@ -297,40 +298,6 @@ async fn accept_loop<S: Servable>(
         tracing::warn!("shutdown deadline passed; closing remaining connections");
     }
     finished
-}
-
-/// A `tower::Service` the native server can run ([`serve_service`]): what hyper needs of a
-/// service, spelled once. Implemented for every service of `http::Request<Incoming>` whose
-/// response body, future and error can cross threads.
-pub trait Servable:
-    tower_service::Service<
-        http::Request<Incoming>,
-        Response = http::Response<Self::Body>,
-        Future: Send + 'static,
-        Error: Into<BoxError>,
-    > + Clone
-    + Send
-    + Sync
-    + 'static
-{
-    /// The response body.
-    type Body: http_body::Body<Data: Send, Error: Into<BoxError>> + Send + 'static;
-}
-
-impl<S, B> Servable for S
-where
-    S: tower_service::Service<http::Request<Incoming>, Response = http::Response<B>>
-        + Clone
-        + Send
-        + Sync
-        + 'static,
-    S::Future: Send + 'static,
-    S::Error: Into<BoxError>,
-    B: http_body::Body + Send + 'static,
-    B::Data: Send,
-    B::Error: Into<BoxError>,
-{
-    type Body = B;
 }
 
 /// What one connection task needs.
