@@ -53,11 +53,22 @@ pub enum Rejection {
     ResponseSerializationFailed,
     /// 503 `Request timeout`: the request took longer than the pipeline's request timeout.
     RequestTimeout,
+    /// 400 `Bad request`: the native server could not parse the request head (request line,
+    /// header bytes, `Content-Length`, `Transfer-Encoding`); answered by the connection, before
+    /// routing, and the connection closed.
+    MalformedRequest,
+    /// 414 `URI too long`: the request target is longer than the native server parses (64 KiB,
+    /// so only with a larger `max_head_bytes`); answered by the connection, before routing.
+    UriTooLong,
+    /// 431 `Request header fields too large`: the request head is over the native server's
+    /// `max_head_bytes` or has more than `max_headers` headers; answered by the connection,
+    /// before routing.
+    HeadTooLarge,
 }
 
 impl Rejection {
     /// Every rejection, in the order above.
-    pub const ALL: [Rejection; 11] = [
+    pub const ALL: [Rejection; 14] = [
         Self::ValidationFailed,
         Self::InvalidJson,
         Self::BodyUnreadable,
@@ -69,14 +80,18 @@ impl Rejection {
         Self::ResponseValidationFailed,
         Self::ResponseSerializationFailed,
         Self::RequestTimeout,
+        Self::MalformedRequest,
+        Self::UriTooLong,
+        Self::HeadTooLarge,
     ];
 
     /// The status it is answered with.
     pub const fn status(self) -> StatusCode {
         match self {
-            Self::ValidationFailed | Self::InvalidJson | Self::BodyUnreadable => {
-                StatusCode::BAD_REQUEST
-            }
+            Self::ValidationFailed
+            | Self::InvalidJson
+            | Self::BodyUnreadable
+            | Self::MalformedRequest => StatusCode::BAD_REQUEST,
             Self::NotFound => StatusCode::NOT_FOUND,
             Self::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
             Self::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
@@ -85,6 +100,8 @@ impl Rejection {
                 StatusCode::INTERNAL_SERVER_ERROR
             }
             Self::RequestTimeout => StatusCode::SERVICE_UNAVAILABLE,
+            Self::UriTooLong => StatusCode::URI_TOO_LONG,
+            Self::HeadTooLarge => StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE,
         }
     }
 
@@ -102,6 +119,9 @@ impl Rejection {
             Self::ResponseValidationFailed => "Response validation failed",
             Self::ResponseSerializationFailed => "Response serialization failed",
             Self::RequestTimeout => "Request timeout",
+            Self::MalformedRequest => "Bad request",
+            Self::UriTooLong => "URI too long",
+            Self::HeadTooLarge => "Request header fields too large",
         }
     }
 

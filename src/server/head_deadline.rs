@@ -17,7 +17,7 @@
 use std::future::Future;
 use std::io;
 use std::pin::Pin;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::task::{Context, Poll};
 use std::time::Duration;
@@ -29,10 +29,30 @@ use tokio::time::{Instant, Sleep};
 /// The HTTP/2 connection preface: while the bytes received match it, the protocol is unknown.
 const H2_PREFACE: &[u8] = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n";
 
-/// How many requests of a connection are in flight: counted by the service, read by the
-/// connection's [`HeadDeadline`].
+/// How many requests of a connection are in flight, and how many have started: counted by
+/// the service, read by the connection's [`HeadDeadline`] and
+/// [`HyperErrors`](super::hyper_errors::HyperErrors).
+///
+/// One word, so that a request costs one atomic add and one subtraction: the low 32 bits
+/// count the requests in flight, the high 32 bits the requests started (wrapping).
 #[derive(Debug, Default)]
-pub(crate) struct InFlight(AtomicUsize);
+pub(crate) struct InFlight(AtomicU64);
+
+/// One request started, in [`InFlight`]'s high bits.
+const STARTED: u64 = 1 << 32;
+
+impl InFlight {
+    /// The counts as they are now: two snapshots differ when a request started in between;
+    /// [`InFlight::none_at`] reads one.
+    pub(crate) fn snapshot(&self) -> u64 {
+        self.0.load(Ordering::Relaxed)
+    }
+
+    /// Whether no request was in flight at `snapshot`.
+    pub(crate) fn none_at(snapshot: u64) -> bool {
+        snapshot & (STARTED - 1) == 0
+    }
+}
 
 /// Counts one request in flight until dropped (with its response body, once sent).
 #[derive(Debug)]
@@ -40,7 +60,7 @@ pub(crate) struct InFlightGuard(Arc<InFlight>);
 
 impl InFlightGuard {
     pub(crate) fn new(requests: &Arc<InFlight>) -> Self {
-        requests.0.fetch_add(1, Ordering::Relaxed);
+        requests.0.fetch_add(STARTED + 1, Ordering::Relaxed);
         Self(Arc::clone(requests))
     }
 }
@@ -139,7 +159,7 @@ impl<I> HeadDeadline<I> {
         if self.protocol != Protocol::Http1 {
             return;
         }
-        if self.requests.0.load(Ordering::Relaxed) > 0 {
+        if !InFlight::none_at(self.requests.snapshot()) {
             self.deadline = None;
         } else if self.deadline.is_none() {
             self.deadline = self.timeout.map(|t| Instant::now() + t);

@@ -1,6 +1,7 @@
 //! The native server on hyper 1.x.
 
 mod head_deadline;
+mod hyper_errors;
 mod options;
 mod run;
 mod servable;

@@ -4,6 +4,7 @@ use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
 
+use super::hyper_errors::ErrorAnswers;
 #[cfg(feature = "tls")]
 use super::tls::TlsConfig;
 
@@ -51,6 +52,8 @@ pub struct ServerOptions {
     pub(crate) keep_alive: bool,
     pub(crate) on_accept_error: Option<ErrorHook>,
     pub(crate) on_client_error: Option<ErrorHook>,
+    /// How hyper's own answers are formatted: set by [`serve`](crate::serve) from the pipeline.
+    pub(crate) error_answers: ErrorAnswers,
 }
 
 impl Default for ServerOptions {
@@ -69,6 +72,7 @@ impl Default for ServerOptions {
             keep_alive: true,
             on_accept_error: None,
             on_client_error: None,
+            error_answers: ErrorAnswers::default(),
         }
     }
 }

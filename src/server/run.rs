@@ -16,6 +16,7 @@ use tokio::sync::{oneshot, Semaphore};
 use tokio::task::JoinHandle;
 
 use super::head_deadline::{Counted, HeadDeadline, InFlight, InFlightGuard};
+use super::hyper_errors::{ErrorAnswers, HyperErrors};
 use super::options::ServerOptions;
 use super::servable::Servable;
 use super::service::PactumService;
@@ -155,9 +156,13 @@ pub async fn shutdown_signal() {
 ///
 /// [`ServeError::Config`] for a handler list that cannot be routed, [`ServeError::Bind`] when
 /// the address cannot be bound.
-pub async fn serve(app: impl IntoPipeline, options: ServerOptions) -> Result<Server, ServeError> {
-    let service = PactumService::new(app.into_pipeline()?);
-    serve_service(service, options)
+pub async fn serve(
+    app: impl IntoPipeline,
+    mut options: ServerOptions,
+) -> Result<Server, ServeError> {
+    let pipeline = app.into_pipeline()?;
+    options.error_answers = ErrorAnswers::of(&pipeline);
+    serve_service(PactumService::new(pipeline), options)
         .await
         .map_err(ServeError::Bind)
 }
@@ -271,6 +276,7 @@ async fn accept_loop<S: Servable>(
             header_read_timeout: options.header_read_timeout,
             shutdown: Arc::clone(&shutdown),
             on_client_error: options.on_client_error.clone(),
+            answers: options.error_answers.clone(),
         };
         #[cfg(feature = "tls")]
         let acceptor = tls.clone();
@@ -308,6 +314,7 @@ struct Connection<S> {
     header_read_timeout: Option<Duration>,
     shutdown: Arc<Shutdown>,
     on_client_error: Option<ErrorHook>,
+    answers: ErrorAnswers,
 }
 
 impl<S: Servable> Connection<S> {
@@ -322,6 +329,7 @@ impl<S: Servable> Connection<S> {
             header_read_timeout,
             shutdown,
             on_client_error,
+            answers,
         } = self;
         // What the connection's head deadline needs to know: when a request is in flight.
         let requests = Arc::new(InFlight::default());
@@ -342,6 +350,7 @@ impl<S: Servable> Connection<S> {
                     }))
                 }
             });
+        let io = HyperErrors::new(io, Arc::clone(&requests), answers);
         let io = HeadDeadline::new(io, header_read_timeout, requests);
         let connection = builder.serve_connection(TokioIo::new(io), hyper_service);
         if let Err(error) = shutdown.watch(connection).await {

@@ -10,6 +10,7 @@ mod behaviour;
 mod fixture;
 mod fixture_client;
 mod hardening;
+mod hyper_answers;
 mod interop;
 mod pipeline_settings;
 mod robustness;
