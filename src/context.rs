@@ -1,13 +1,13 @@
 //! [`Ctx`]: what a handler receives.
 
-use std::sync::{Arc, Mutex, OnceLock, PoisonError};
+use std::sync::{Arc, Mutex, PoisonError};
 
 use http::header::{HeaderName, HeaderValue};
 use http::{Extensions, HeaderMap, Method, StatusCode};
 use url::Url;
 
 use crate::contract::{NoBody, NoParams, NoQuery};
-use crate::request::LazyUrl;
+use crate::request::{LazyUrl, UrlCell};
 
 /// The request as a handler sees it: typed, validated params, query and body, plus the
 /// request's method, URL, headers, and the extensions middleware attached.
@@ -56,7 +56,7 @@ impl<P, Q, B> Ctx<P, Q, B> {
         query: Q,
         body: B,
         head: http::request::Parts,
-        url: OnceLock<Url>,
+        url: UrlCell,
         response: ResponseParts,
     ) -> Self {
         Self {

@@ -5,13 +5,14 @@ use std::borrow::Cow;
 use bytes::Bytes;
 use http::header::{CONTENT_LENGTH, CONTENT_TYPE};
 use http::HeaderMap;
-use http_body_util::{BodyExt, LengthLimitError, Limited};
+use http_body_util::combinators::Collect;
+use http_body_util::{BodyExt, Collected, LengthLimitError, Limited};
 
 use serde::Deserializer;
 
 use crate::body::Body;
 use crate::contract::Slot;
-use crate::error::{Detail, Error, HttpError, Rejection};
+use crate::error::{BoxError, Detail, Error, HttpError, Rejection};
 use crate::json_shape::Json;
 use crate::request::RawParams;
 use crate::shape::{self, Node};
@@ -113,17 +114,12 @@ pub(crate) fn params<P: Slot>(raw: &RawParams) -> Result<P, Error> {
     Err(shape_errors::<P, _>(|| Some(text()), raw.pairs.len()))
 }
 
-/// Reads and parses a JSON body: the `Content-Type` check (415), the size limit (413, before
-/// reading when `Content-Length` says so), JSON syntax (400 `Invalid JSON`), shape and rules
-/// (400 `Validation failed`).
-pub(crate) async fn body<B: Slot>(
-    headers: &HeaderMap,
-    body: Body,
-    limit: usize,
-) -> Result<B, Error> {
-    if let Some(empty) = B::absent() {
-        return Ok(empty);
-    }
+/// A JSON body being read, within its limit: a future of the whole body.
+pub(crate) type BodyRead = Collect<Limited<Body>>;
+
+/// Starts reading a JSON body, after the checks that need no byte of it: the
+/// `Content-Type` (415) and a `Content-Length` over the limit (413). [`json_body`] finishes.
+pub(crate) fn start_body(headers: &HeaderMap, body: Body, limit: usize) -> Result<BodyRead, Error> {
     if !is_json(headers) {
         return Err(Rejection::UnsupportedMediaType.error().into());
     }
@@ -134,20 +130,21 @@ pub(crate) async fn body<B: Slot>(
     if declared.is_some_and(|len| len > limit as u64) {
         return Err(too_large());
     }
-    let bytes = read_limited(body, limit).await?;
-    json(&bytes)
+    Ok(Limited::new(body, limit).collect())
+}
+
+/// The body [`start_body`] read, parsed: 413 past the limit, 400 `Invalid JSON`, 400
+/// `Validation failed` for its shape and rules.
+pub(crate) fn json_body<B: Slot>(read: Result<Collected<Bytes>, BoxError>) -> Result<B, Error> {
+    match read {
+        Ok(collected) => json(&collected.to_bytes()),
+        Err(e) if e.is::<LengthLimitError>() => Err(too_large()),
+        Err(e) => Err(Rejection::BodyUnreadable.error().with_source(e).into()),
+    }
 }
 
 fn too_large() -> Error {
     Rejection::PayloadTooLarge.error().into()
-}
-
-async fn read_limited(body: Body, limit: usize) -> Result<Bytes, Error> {
-    match Limited::new(body, limit).collect().await {
-        Ok(collected) => Ok(collected.to_bytes()),
-        Err(e) if e.is::<LengthLimitError>() => Err(too_large()),
-        Err(e) => Err(Rejection::BodyUnreadable.error().with_source(e).into()),
-    }
 }
 
 /// Parses and validates a JSON document, read as its schema describes it ([`Json`]).
@@ -238,6 +235,10 @@ mod tests {
         let err = json::<Item>(br#"{"qty": 0}"#).unwrap_err();
         assert_eq!(err.to_body().details[0].message, "must be between 1 and 99");
         assert_eq!(json::<Item>(br#"{"qty": 5}"#).unwrap(), Item { qty: 5 });
+    }
+
+    async fn body<B: Slot>(headers: &HeaderMap, body: Body, limit: usize) -> Result<B, Error> {
+        json_body(start_body(headers, body, limit)?.await)
     }
 
     #[tokio::test]

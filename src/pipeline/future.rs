@@ -18,7 +18,8 @@ use crate::response::Response;
 
 /// A dispatched request: answered already, or running its middleware and handler.
 pub(super) enum Work {
-    Done(Result<Response, Error>),
+    /// Answered at routing (OPTIONS, 405): rare, so boxed to keep the future small.
+    Done(Result<Box<Response>, Error>),
     Run(CatchPanic<BoxFuture<Result<Response, Error>>>),
 }
 
@@ -47,7 +48,7 @@ impl Future for Dispatched {
             .expect("`Dispatched` polled after completion")
         {
             Work::Done(_) => match this.work.take() {
-                Some(Work::Done(result)) => result,
+                Some(Work::Done(result)) => result.map(|response| *response),
                 _ => unreachable!("matched `Work::Done` above"),
             },
             Work::Run(future) => match Pin::new(future).poll(cx) {

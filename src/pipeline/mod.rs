@@ -260,13 +260,19 @@ impl Pipeline {
 
     fn dispatched(&self, routed: Routed, request: http::Request<Body>) -> Dispatched {
         let entry = &self.inner.table.routes[routed.route];
-        let span = tracing::info_span!(
-            "request",
-            method = %request.method(),
-            route = %entry.template,
-            status = tracing::field::Empty,
-            latency_us = tracing::field::Empty,
-        );
+        // Until a subscriber is set, nobody can listen: no span (it would only feed tracing's
+        // `log` fallback, which records span lifecycles at trace level).
+        let span = if tracing::dispatcher::has_been_set() {
+            tracing::info_span!(
+                "request",
+                method = %request.method(),
+                route = %entry.template,
+                status = tracing::field::Empty,
+                latency_us = tracing::field::Empty,
+            )
+        } else {
+            tracing::Span::none()
+        };
         // The latency is only for the span: no clock reads when nobody listens.
         let started = (!span.is_disabled()).then(Instant::now);
         // What needs no waiting is done now, so that the future holds only what it awaits
@@ -279,7 +285,7 @@ impl Pipeline {
                     let mut response = http::Response::new(Bytes::new());
                     *response.status_mut() = StatusCode::NO_CONTENT;
                     response.headers_mut().insert(ALLOW, entry.allow.clone());
-                    Work::Done(Ok(response))
+                    Work::Done(Ok(Box::new(response)))
                 }
                 Target::MethodNotAllowed => Work::Done(Err(Rejection::MethodNotAllowed
                     .error()

@@ -8,17 +8,21 @@ use http::uri::Scheme;
 use http::{Extensions, HeaderMap, Uri};
 use url::Url;
 
+/// Where a request's URL is kept once made: boxed, so that the requests and contexts that
+/// carry the cell (and are moved from future to future) stay small.
+pub(crate) type UrlCell = OnceLock<Box<Url>>;
+
 /// A request's target, and its full URL once it is asked for (made then from the target,
 /// the `Host` header and the [`Scheme`] extension an adapter inserted: HTTPS servers do).
 #[derive(Debug)]
 pub(crate) struct LazyUrl {
     uri: Uri,
-    url: OnceLock<Url>,
+    url: UrlCell,
 }
 
 impl LazyUrl {
     /// The URL of a request with target `uri`, already made (by middleware) or not.
-    pub(crate) fn new(uri: Uri, url: OnceLock<Url>) -> Self {
+    pub(crate) fn new(uri: Uri, url: UrlCell) -> Self {
         Self { uri, url }
     }
 
@@ -39,7 +43,7 @@ impl LazyUrl {
 
 /// The URL in `cell`, made on first use.
 pub(crate) fn made<'a>(
-    cell: &'a OnceLock<Url>,
+    cell: &'a UrlCell,
     uri: &Uri,
     headers: &HeaderMap,
     extensions: &Extensions,
@@ -47,7 +51,7 @@ pub(crate) fn made<'a>(
     cell.get_or_init(|| {
         let scheme = extensions.get::<Scheme>().map(Scheme::as_str);
         let host = headers.get(HOST).and_then(|h| h.to_str().ok());
-        full_url(uri, scheme, host)
+        Box::new(full_url(uri, scheme, host))
     })
 }
 

@@ -3,7 +3,7 @@
 
 use std::future::Future;
 use std::pin::Pin;
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 use http::{Extensions, HeaderMap, Method, Uri};
 use url::Url;
@@ -14,7 +14,7 @@ use crate::response::Response;
 
 mod lazy_url;
 
-pub(crate) use lazy_url::LazyUrl;
+pub(crate) use lazy_url::{LazyUrl, UrlCell};
 
 /// A boxed, sendable future.
 pub(crate) type BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send + 'static>>;
@@ -31,7 +31,7 @@ pub(crate) trait CallHandler: Send + Sync + 'static {
 pub struct Request {
     pub(crate) head: http::request::Parts,
     /// Made on first use.
-    pub(crate) url: OnceLock<Url>,
+    pub(crate) url: UrlCell,
     pub(crate) route: Arc<str>,
     pub(crate) params: RawParams,
     pub(crate) body: Body,
@@ -132,5 +132,20 @@ impl RawParams {
     /// `true` when the route has no params.
     pub fn is_empty(&self) -> bool {
         self.pairs.is_empty()
+    }
+}
+
+#[cfg(test)]
+impl Request {
+    pub(crate) fn probe() -> Self {
+        let (head, body) = http::Request::new(Body::empty()).into_parts();
+        Self {
+            head,
+            url: UrlCell::new(),
+            route: Arc::from("/x"),
+            params: RawParams::default(),
+            body,
+            body_limit: 1,
+        }
     }
 }

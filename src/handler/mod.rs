@@ -1,22 +1,17 @@
 //! Handlers: an async function bound to a contract.
 
+mod call;
+
 use std::fmt;
 use std::future::Future;
 use std::sync::Arc;
 
-use bytes::Bytes;
-use http::header::{HeaderValue, CONTENT_TYPE};
-use http::StatusCode;
+use crate::context::Ctx;
+use crate::contract::{Endpoint, EndpointSpec, Slot};
+use crate::error::Error;
+use crate::request::CallHandler;
 
-use crate::context::{Ctx, ResponseParts};
-use crate::contract::{Endpoint, EndpointSpec, Presence, Slot};
-use crate::decode;
-use crate::error::{Error, Rejection};
-use crate::request::{BoxFuture, CallHandler, Request};
-use crate::response::Response;
-use crate::validation::details_from_rules;
-
-type HandlerFn<P, Q, B, R> = dyn Fn(Ctx<P, Q, B>) -> BoxFuture<Result<R, Error>> + Send + Sync;
+use call::{Bound, Call};
 
 /// An async function bound to a contract. Made by [`handler()`].
 ///
@@ -24,7 +19,7 @@ type HandlerFn<P, Q, B, R> = dyn Fn(Ctx<P, Q, B>) -> BoxFuture<Result<R, Error>>
 /// an [`AnyHandler`] to put handlers of different contracts into one list for an adapter.
 pub struct Handler<P, Q, B, R> {
     endpoint: Endpoint<P, Q, B, R>,
-    func: Arc<HandlerFn<P, Q, B, R>>,
+    func: Arc<dyn Call<P, Q, B, R>>,
 }
 
 /// Binds an async function to a contract.
@@ -64,14 +59,18 @@ pub struct Handler<P, Q, B, R> {
 /// # }
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-pub fn handler<P, Q, B, R, F, Fut>(endpoint: Endpoint<P, Q, B, R>, f: F) -> Handler<P, Q, B, R>
+pub fn handler<P: 'static, Q: 'static, B: 'static, R: 'static, F, Fut>(
+    endpoint: Endpoint<P, Q, B, R>,
+    f: F,
+) -> Handler<P, Q, B, R>
 where
     F: Fn(Ctx<P, Q, B>) -> Fut + Send + Sync + 'static,
     Fut: HandlerFuture<R>,
 {
+    let spec = Arc::clone(endpoint.spec());
     Handler {
         endpoint,
-        func: Arc::new(move |ctx| Box::pin(f(ctx))),
+        func: Arc::new(Bound { f, spec }),
     }
 }
 
@@ -89,7 +88,7 @@ pub trait HandlerFuture<R>: Future<Output = Result<R, Error>> + Send + 'static {
 #[diagnostic::do_not_recommend]
 impl<R, Fut> HandlerFuture<R> for Fut where Fut: Future<Output = Result<R, Error>> + Send + 'static {}
 
-impl<P, Q, B, R> Handler<P, Q, B, R> {
+impl<P: 'static, Q: 'static, B: 'static, R: 'static> Handler<P, Q, B, R> {
     /// Runs the function with `ctx`: no HTTP, no middleware, no response check. Resolves to
     /// the response value or the function's error.
     ///
@@ -97,7 +96,7 @@ impl<P, Q, B, R> Handler<P, Q, B, R> {
     ///
     /// The error the function returned.
     pub fn execute(&self, ctx: Ctx<P, Q, B>) -> impl Future<Output = Result<R, Error>> + Send {
-        (self.func)(ctx)
+        self.func.execute(ctx)
     }
 
     /// The contract this handler serves.
@@ -125,7 +124,7 @@ impl<P: Slot, Q: Slot, B: Slot, R: Slot> Handler<P, Q, B, R> {
                 .collect(),
             refused: None,
         };
-        decode::params::<P>(&raw)
+        crate::decode::params::<P>(&raw)
     }
 
     /// Parses and validates a raw query string, as the pipeline does.
@@ -135,7 +134,7 @@ impl<P: Slot, Q: Slot, B: Slot, R: Slot> Handler<P, Q, B, R> {
     /// The pipeline's 400 `Validation failed`.
     #[doc(hidden)]
     pub fn parse_query(&self, raw: Option<&str>) -> Result<Q, Error> {
-        decode::query::<Q>(raw)
+        crate::decode::query::<Q>(raw)
     }
 
     /// Parses and validates a JSON body, as the pipeline does once it is read.
@@ -145,7 +144,7 @@ impl<P: Slot, Q: Slot, B: Slot, R: Slot> Handler<P, Q, B, R> {
     /// The pipeline's 400 `Invalid JSON` or `Validation failed`.
     #[doc(hidden)]
     pub fn parse_body(&self, json: &[u8]) -> Result<B, Error> {
-        decode::json::<B>(json)
+        crate::decode::json::<B>(json)
     }
 
     /// Checks a response value's rules and serialises it into the response, as the pipeline
@@ -155,8 +154,12 @@ impl<P: Slot, Q: Slot, B: Slot, R: Slot> Handler<P, Q, B, R> {
     ///
     /// The pipeline's 500 `Response validation failed`.
     #[doc(hidden)]
-    pub fn respond(&self, value: &R) -> Result<Response, Error> {
-        respond(self.endpoint.spec(), value, &ResponseParts::default())
+    pub fn respond(&self, value: &R) -> Result<crate::Response, Error> {
+        call::respond(
+            self.endpoint.spec(),
+            value,
+            &crate::context::ResponseParts::default(),
+        )
     }
 }
 
@@ -207,68 +210,39 @@ impl<P: Slot, Q: Slot, B: Slot, R: Slot> From<Handler<P, Q, B, R>> for AnyHandle
     fn from(handler: Handler<P, Q, B, R>) -> Self {
         Self {
             spec: Arc::clone(handler.endpoint.spec()),
-            call: Arc::new(handler),
+            call: handler.func.for_pipeline(),
         }
     }
 }
 
-/// The pipeline's view of a handler: parse, validate, call, check, serialise.
-impl<P: Slot, Q: Slot, B: Slot, R: Slot> CallHandler for Handler<P, Q, B, R> {
-    fn call(self: Arc<Self>, req: Request) -> BoxFuture<Result<Response, Error>> {
-        Box::pin(async move {
-            let Request {
-                head,
-                url,
-                params,
-                body,
-                body_limit,
-                ..
-            } = req;
-            let params = decode::params::<P>(&params)?;
-            let query = decode::query::<Q>(head.uri.query())?;
-            let body = decode::body::<B>(&head.headers, body, body_limit).await?;
-            let response = ResponseParts::default();
-            let ctx = Ctx::of_request(params, query, body, head, url, response.clone());
-            let value = (self.func)(ctx).await?;
-            respond(self.endpoint.spec(), &value, &response)
-        })
+#[cfg(test)]
+mod size_probe {
+    #[test]
+    fn sizes() {
+        use std::mem::size_of;
+        eprintln!("Request {}", size_of::<crate::request::Request>());
+        eprintln!("Parts {}", size_of::<http::request::Parts>());
+        eprintln!("Url {}", size_of::<url::Url>());
+        eprintln!(
+            "Ctx<(),(),()> {}",
+            size_of::<crate::context::Ctx<crate::NoParams, crate::NoQuery, crate::NoBody>>()
+        );
+        eprintln!("Response {}", size_of::<crate::response::Response>());
+        eprintln!("Error {}", size_of::<crate::error::Error>());
+        eprintln!(
+            "http::Request<Body> {}",
+            size_of::<http::Request<crate::body::Body>>()
+        );
+        eprintln!("Handled {}", size_of::<crate::pipeline::Handled>());
+        let h = super::handler(
+            crate::Endpoint::get(crate::route::static_path("/x"))
+                .build()
+                .unwrap(),
+            |_| async { Ok(crate::NoContent) },
+        );
+        let arc = super::AnyHandler::from(h).call;
+        let req = crate::request::Request::probe();
+        let fut = arc.call(req);
+        eprintln!("handler future (boxed) {}", std::mem::size_of_val(&*fut));
     }
-}
-
-/// Checks the response value's rules and serialises it, once, straight to bytes.
-fn respond<R: Slot>(
-    spec: &EndpointSpec,
-    value: &R,
-    parts: &ResponseParts,
-) -> Result<Response, Error> {
-    if let Err(errors) = value.check() {
-        let details = details_from_rules(&errors);
-        tracing::error!(route = %spec.route, ?details, "response failed its rules");
-        return Err(Rejection::ResponseValidationFailed.error().into());
-    }
-    let parts = parts.take();
-    let status = parts.status.unwrap_or_else(|| spec.success_status());
-    let has_body = <R::Presence as Presence>::DECLARED
-        && status != StatusCode::NO_CONTENT
-        && status != StatusCode::NOT_MODIFIED;
-    let body = if has_body {
-        Bytes::from(serde_json::to_vec(value).map_err(|e| {
-            Rejection::ResponseSerializationFailed
-                .error()
-                .with_source(e)
-        })?)
-    } else {
-        Bytes::new()
-    };
-    let mut response = http::Response::new(body);
-    *response.status_mut() = status;
-    if has_body {
-        response
-            .headers_mut()
-            .insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
-    }
-    if !parts.headers.is_empty() {
-        response.headers_mut().extend(parts.headers);
-    }
-    Ok(response)
 }

@@ -1,0 +1,231 @@
+//! How the pipeline runs a handler: parse, validate, call, check, serialise, in one boxed
+//! future per request with the function's own future inside it.
+//!
+//! The function is kept with its type ([`Bound`]) until the request is routed, so that its
+//! future needs no box of its own; and the future is written out ([`Answer`]) rather than as
+//! an `async` block, so that the request head held while the body is read and the function's
+//! future (which holds the head again, in its `Ctx`) share their space.
+
+use std::future::{ready, Future};
+use std::marker::PhantomData;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::task::{ready, Context, Poll};
+
+use bytes::Bytes;
+use http::header::{HeaderValue, CONTENT_TYPE};
+use http::StatusCode;
+
+use crate::context::{Ctx, ResponseParts};
+use crate::contract::{EndpointSpec, Presence, Slot};
+use crate::decode::{self, BodyRead};
+use crate::error::{Error, Rejection};
+use crate::request::{BoxFuture, CallHandler, Request, UrlCell};
+use crate::response::Response;
+use crate::validation::details_from_rules;
+
+/// A function bound to its contract, with its type.
+pub(super) struct Bound<F> {
+    pub(super) f: F,
+    pub(super) spec: Arc<EndpointSpec>,
+}
+
+/// A [`Bound`] function as the pipeline calls it: with its contract's types, which routing
+/// erased.
+struct Typed<F, P, Q, B, R> {
+    bound: Arc<Bound<F>>,
+    types: PhantomData<fn(Ctx<P, Q, B>) -> R>,
+}
+
+/// What a [`Handler`](super::Handler) holds: its function, called directly
+/// ([`Handler::execute`](super::Handler::execute)) or by the pipeline.
+pub(super) trait Call<P, Q, B, R>: Send + Sync + 'static {
+    fn execute(&self, ctx: Ctx<P, Q, B>) -> BoxFuture<Result<R, Error>>;
+
+    fn for_pipeline(self: Arc<Self>) -> Arc<dyn CallHandler>
+    where
+        P: Slot,
+        Q: Slot,
+        B: Slot,
+        R: Slot;
+}
+
+impl<F, Fut, P, Q, B, R> Call<P, Q, B, R> for Bound<F>
+where
+    F: Fn(Ctx<P, Q, B>) -> Fut + Send + Sync + 'static,
+    Fut: Future<Output = Result<R, Error>> + Send + 'static,
+{
+    fn execute(&self, ctx: Ctx<P, Q, B>) -> BoxFuture<Result<R, Error>> {
+        Box::pin((self.f)(ctx))
+    }
+
+    fn for_pipeline(self: Arc<Self>) -> Arc<dyn CallHandler>
+    where
+        P: Slot,
+        Q: Slot,
+        B: Slot,
+        R: Slot,
+    {
+        Arc::new(Typed {
+            bound: self,
+            types: PhantomData,
+        })
+    }
+}
+
+impl<F, Fut, P, Q, B, R> CallHandler for Typed<F, P, Q, B, R>
+where
+    F: Fn(Ctx<P, Q, B>) -> Fut + Send + Sync + 'static,
+    Fut: Future<Output = Result<R, Error>> + Send + 'static,
+    P: Slot,
+    Q: Slot,
+    B: Slot,
+    R: Slot,
+{
+    fn call(self: Arc<Self>, req: Request) -> BoxFuture<Result<Response, Error>> {
+        let Request {
+            head,
+            url,
+            params,
+            body,
+            body_limit,
+            ..
+        } = req;
+        let parsed = decode::params::<P>(&params)
+            .and_then(|params| Ok((params, decode::query::<Q>(head.uri.query())?)));
+        let (params, query) = match parsed {
+            Ok(parsed) => parsed,
+            Err(error) => return Box::pin(ready(Err(error))),
+        };
+        let response = ResponseParts::default();
+        let stage = match B::absent() {
+            // No body to wait for: the function runs now.
+            Some(none) => {
+                let ctx = Ctx::of_request(params, query, none, head, url, response.clone());
+                Stage::Running {
+                    future: (self.bound.f)(ctx),
+                }
+            }
+            None => match decode::start_body(&head.headers, body, body_limit) {
+                Ok(read) => Stage::Reading {
+                    read,
+                    head: Some(Head {
+                        params,
+                        query,
+                        head,
+                        url,
+                    }),
+                },
+                Err(error) => return Box::pin(ready(Err(error))),
+            },
+        };
+        Box::pin(Answer {
+            stage,
+            typed: self,
+            response,
+        })
+    }
+}
+
+/// What the function's `Ctx` is made of, but the body.
+struct Head<P, Q> {
+    params: P,
+    query: Q,
+    head: http::request::Parts,
+    url: UrlCell,
+}
+
+impl<P, Q> Head<P, Q> {
+    fn into_ctx<B>(self, body: B, response: ResponseParts) -> Ctx<P, Q, B> {
+        Ctx::of_request(self.params, self.query, body, self.head, self.url, response)
+    }
+}
+
+pin_project_lite::pin_project! {
+    #[project = StageProj]
+    enum Stage<Fut, P, Q> {
+        /// Reading the JSON body; the head waits for it.
+        Reading { read: BodyRead, head: Option<Head<P, Q>> },
+        /// The function's future.
+        Running { #[pin] future: Fut },
+    }
+}
+
+pin_project_lite::pin_project! {
+    /// A routed request past its middleware: body, function, answer.
+    struct Answer<F, Fut, P, Q, B, R> {
+        #[pin]
+        stage: Stage<Fut, P, Q>,
+        typed: Arc<Typed<F, P, Q, B, R>>,
+        response: ResponseParts,
+    }
+}
+
+impl<F, Fut, P, Q, B, R> Future for Answer<F, Fut, P, Q, B, R>
+where
+    F: Fn(Ctx<P, Q, B>) -> Fut,
+    Fut: Future<Output = Result<R, Error>>,
+    B: Slot,
+    R: Slot,
+{
+    type Output = Result<Response, Error>;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        let mut this = self.project();
+        loop {
+            match this.stage.as_mut().project() {
+                StageProj::Reading { read, head } => {
+                    let body = match decode::json_body::<B>(ready!(Pin::new(read).poll(cx))) {
+                        Ok(body) => body,
+                        Err(error) => return Poll::Ready(Err(error)),
+                    };
+                    let head = head.take().expect("`Answer` polled after completion");
+                    let future = (this.typed.bound.f)(head.into_ctx(body, this.response.clone()));
+                    this.stage.set(Stage::Running { future });
+                }
+                StageProj::Running { future } => {
+                    let value = ready!(future.poll(cx))?;
+                    return Poll::Ready(respond(&this.typed.bound.spec, &value, this.response));
+                }
+            }
+        }
+    }
+}
+
+/// Checks the response value's rules and serialises it, once, straight to bytes.
+pub(super) fn respond<R: Slot>(
+    spec: &EndpointSpec,
+    value: &R,
+    parts: &ResponseParts,
+) -> Result<Response, Error> {
+    if let Err(errors) = value.check() {
+        let details = details_from_rules(&errors);
+        tracing::error!(route = %spec.route, ?details, "response failed its rules");
+        return Err(Rejection::ResponseValidationFailed.error().into());
+    }
+    let parts = parts.take();
+    let status = parts.status.unwrap_or_else(|| spec.success_status());
+    let has_body = <R::Presence as Presence>::DECLARED
+        && status != StatusCode::NO_CONTENT
+        && status != StatusCode::NOT_MODIFIED;
+    let body = if has_body {
+        Bytes::from(serde_json::to_vec(value).map_err(|e| {
+            Rejection::ResponseSerializationFailed
+                .error()
+                .with_source(e)
+        })?)
+    } else {
+        Bytes::new()
+    };
+    let mut response = http::Response::new(body);
+    *response.status_mut() = status;
+    if has_body {
+        response
+            .headers_mut()
+            .insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
+    }
+    if !parts.headers.is_empty() {
+        response.headers_mut().extend(parts.headers);
+    }
+    Ok(response)
+}
