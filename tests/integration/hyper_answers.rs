@@ -15,6 +15,8 @@ use crate::support::{self, native_with, options, read_to_close, TestServer};
 /// One HTTP/1.1 answer, parsed from raw bytes.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RawAnswer {
+    /// The status line says `HTTP/1.0` (the server closes after it).
+    pub version_1_0: bool,
     pub status: u16,
     /// Header names lower-cased, in order.
     pub headers: Vec<(String, String)>,
@@ -28,7 +30,8 @@ impl RawAnswer {
         let end = raw.windows(4).position(|w| w == b"\r\n\r\n")?;
         let head = std::str::from_utf8(&raw[..end]).ok()?;
         let mut lines = head.split("\r\n");
-        let status = lines.next()?.get(9..12)?.parse().ok()?;
+        let status_line = lines.next()?;
+        let status = status_line.get(9..12)?.parse().ok()?;
         let headers: Vec<(String, String)> = lines
             .filter_map(|l| l.split_once(':'))
             .map(|(n, v)| (n.trim().to_ascii_lowercase(), v.trim().to_owned()))
@@ -39,6 +42,7 @@ impl RawAnswer {
             .map_or(Some(0), |(_, v)| v.parse().ok())?;
         let body = raw.get(end + 4..end + 4 + length)?.to_vec();
         let answer = Self {
+            version_1_0: status_line.starts_with("HTTP/1.0"),
             status,
             headers,
             body,

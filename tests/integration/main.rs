@@ -12,6 +12,8 @@ mod fixture_client;
 mod hardening;
 mod hyper_answers;
 mod interop;
+mod malformed;
+mod mutations;
 mod pipeline_settings;
 mod robustness;
 mod service;
