@@ -13,6 +13,7 @@ use serde::Deserializer;
 use crate::body::Body;
 use crate::contract::Slot;
 use crate::error::{BoxError, Detail, Error, HttpError, Rejection};
+use crate::flat_query;
 use crate::json_shape::Json;
 use crate::request::RawParams;
 use crate::shape::{self, Node};
@@ -77,7 +78,15 @@ pub(crate) fn query<Q: Slot>(raw: Option<&str>) -> Result<Q, Error> {
     if let Some(empty) = Q::absent() {
         return Ok(empty);
     }
-    let raw = encoded_brackets_upper(raw.unwrap_or_default());
+    let raw = raw.unwrap_or_default();
+    // The usual query, read straight from its pairs; anything else, and every refusal, by
+    // serde_qs (`flat_query`).
+    if let Some(pairs) = flat_query::split(raw) {
+        if let Ok(value) = Q::deserialize(TextMap::<serde::de::value::Error, _>::new(&pairs)) {
+            return validated(value);
+        }
+    }
+    let raw = encoded_brackets_upper(raw);
     let raw = raw.as_bytes();
     let parse_error = |e: serde_qs::Error| shape_error(Detail::new(Vec::new(), e.to_string()));
     let deserializer = serde_qs::Deserializer::with_config(QUERY, raw).map_err(parse_error)?;

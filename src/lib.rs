@@ -6,6 +6,7 @@ mod context;
 mod contract;
 mod decode;
 mod error;
+mod flat_query;
 mod handler;
 mod introspect;
 mod json_shape;
@@ -38,7 +39,8 @@ pub use error::{
 pub use handler::{handler, AnyHandler, Handler, HandlerFuture};
 pub use middleware::Middleware;
 pub use pipeline::{
-    AnswerMode, ErrorFormatter, IntoPipeline, Pipeline, PipelineBuilder, Routed, DEFAULT_BODY_LIMIT,
+    AnswerMode, ErrorFormatter, IntoPipeline, Pipeline, PipelineBuilder, Routed,
+    DEFAULT_BODY_LIMIT, DEFAULT_REQUEST_TIMEOUT,
 };
 pub use response::Response;
 

@@ -85,15 +85,16 @@ impl<'de, E: de::Error> Deserializer<'de> for Text<'de, E> {
     }
 }
 
-/// Path params as a map from name to [`Text`] value, in route order.
-pub(crate) struct TextMap<'a, E> {
-    pairs: std::slice::Iter<'a, (String, String)>,
+/// Names and values as a map from name to [`Text`] value, in their order: path params, or a
+/// flat query's pairs.
+pub(crate) struct TextMap<'a, E, S = String> {
+    pairs: std::slice::Iter<'a, (S, S)>,
     value: Option<&'a str>,
     error: PhantomData<E>,
 }
 
-impl<'a, E> TextMap<'a, E> {
-    pub(crate) fn new(pairs: &'a [(String, String)]) -> Self {
+impl<'a, E, S> TextMap<'a, E, S> {
+    pub(crate) fn new(pairs: &'a [(S, S)]) -> Self {
         Self {
             pairs: pairs.iter(),
             value: None,
@@ -102,7 +103,7 @@ impl<'a, E> TextMap<'a, E> {
     }
 }
 
-impl<'de, E: de::Error> Deserializer<'de> for TextMap<'de, E> {
+impl<'de, E: de::Error, S: AsRef<str>> Deserializer<'de> for TextMap<'de, E, S> {
     type Error = E;
 
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, E> {
@@ -116,7 +117,7 @@ impl<'de, E: de::Error> Deserializer<'de> for TextMap<'de, E> {
     }
 }
 
-impl<'de, E: de::Error> de::MapAccess<'de> for TextMap<'de, E> {
+impl<'de, E: de::Error, S: AsRef<str>> de::MapAccess<'de> for TextMap<'de, E, S> {
     type Error = E;
 
     fn next_key_seed<K: de::DeserializeSeed<'de>>(
@@ -126,8 +127,8 @@ impl<'de, E: de::Error> de::MapAccess<'de> for TextMap<'de, E> {
         let Some((name, value)) = self.pairs.next() else {
             return Ok(None);
         };
-        self.value = Some(value);
-        seed.deserialize(de::value::BorrowedStrDeserializer::new(name))
+        self.value = Some(value.as_ref());
+        seed.deserialize(de::value::BorrowedStrDeserializer::new(name.as_ref()))
             .map(Some)
     }
 
