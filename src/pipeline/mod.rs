@@ -83,6 +83,10 @@ impl AnswerMode {
 /// The default request body limit: 1 MiB.
 pub const DEFAULT_BODY_LIMIT: usize = 1024 * 1024;
 
+/// The default request timeout: 30 s ([`PipelineBuilder::request_timeout`]; feature
+/// `server`).
+pub const DEFAULT_REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
+
 /// Formats every error answer in place of the built-in JSON body.
 pub type ErrorFormatter = Arc<dyn Fn(&Error) -> Response + Send + Sync>;
 
@@ -183,8 +187,13 @@ impl PipelineBuilder {
 
     /// Answers `503 Request timeout` ([`Rejection::RequestTimeout`], through the error
     /// formatter) when a routed request — its middleware, body reading and handler — takes
-    /// longer than `timeout`; the handler's future is dropped then. Off by default (`None`).
-    /// Needs feature `server` (tokio's timer).
+    /// longer than `timeout`; the handler's future is dropped then. A body that never
+    /// arrives, a handler that never answers, is answered at this timeout. Default
+    /// [`DEFAULT_REQUEST_TIMEOUT`] (30 s); `None` turns it off. Needs feature `server`
+    /// (tokio's timer).
+    ///
+    /// The timer is set only when a request first waits, and counts the whole timeout from
+    /// then: a request answered without waiting costs none.
     #[cfg(feature = "server")]
     #[cfg_attr(docsrs, doc(cfg(feature = "server")))]
     pub fn request_timeout(mut self, timeout: impl Into<Option<Duration>>) -> Self {
@@ -228,7 +237,7 @@ impl Pipeline {
             middleware: Vec::new(),
             body_limit: DEFAULT_BODY_LIMIT,
             formatter: None,
-            request_timeout: None,
+            request_timeout: Some(DEFAULT_REQUEST_TIMEOUT),
         }
     }
 

@@ -11,8 +11,8 @@
 //! clock read. The service tells the connection when a request is in flight ([`InFlight`]):
 //! from the moment hyper hands it a parsed head until its response body has been sent.
 //!
-//! HTTP/2 is told apart by its preface; after it, this deadline is off (hyper's HTTP/2 has no
-//! header timeout).
+//! HTTP/2 is told apart by its preface; after it, the same timer times the connection's idle
+//! time instead ([`Http2Idle`]: hyper's HTTP/2 has no header or idle timeout).
 
 use std::future::Future;
 use std::io;
@@ -25,6 +25,8 @@ use std::time::Duration;
 use http_body::{Body, Frame, SizeHint};
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::time::{Instant, Sleep};
+
+use super::idle::Http2Idle;
 
 /// The HTTP/2 connection preface: while the bytes received match it, the protocol is unknown.
 const H2_PREFACE: &[u8] = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n";
@@ -108,6 +110,8 @@ enum Protocol {
     },
     Http1,
     Http2,
+    /// HTTP/2, shut down for its idle timeout (GOAWAY): closed at the deadline.
+    Http2Closing,
 }
 
 /// Wraps a connection so that a read fails with `TimedOut` once a request head is overdue.
@@ -120,6 +124,7 @@ pub(crate) struct HeadDeadline<I> {
     timer: Option<Pin<Box<Sleep>>>,
     protocol: Protocol,
     requests: Arc<InFlight>,
+    http2: Option<Http2Idle>,
 }
 
 impl<I> HeadDeadline<I> {
@@ -131,7 +136,14 @@ impl<I> HeadDeadline<I> {
             timer: None,
             protocol: Protocol::Unknown { matched: 0 },
             requests,
+            http2: None,
         }
+    }
+
+    /// With an HTTP/2 idle timeout: the connection's streams, and the timeout.
+    pub(crate) fn http2_idle(mut self, idle: Option<Http2Idle>) -> Self {
+        self.http2 = idle;
+        self
     }
 
     fn observe(&mut self, bytes: &[u8]) {
@@ -146,7 +158,11 @@ impl<I> HeadDeadline<I> {
             matched += 1;
             if matched == H2_PREFACE.len() {
                 self.protocol = Protocol::Http2;
-                self.deadline = None;
+                // No stream can be open yet: the connection is idle from here.
+                self.deadline = self
+                    .http2
+                    .as_ref()
+                    .map(|idle| Instant::now() + idle.timeout);
                 return;
             }
         }
@@ -164,6 +180,46 @@ impl<I> HeadDeadline<I> {
         } else if self.deadline.is_none() {
             self.deadline = self.timeout.map(|t| Instant::now() + t);
         }
+    }
+
+    /// On HTTP/2: no deadline while a stream is being worked on; the idle timeout from when
+    /// none is.
+    fn track_streams(&mut self, cx: &Context<'_>) {
+        if self.protocol != Protocol::Http2 {
+            return;
+        }
+        let Some(idle) = &self.http2 else {
+            return;
+        };
+        if idle.streams.busy_or_wake(cx) {
+            self.deadline = None;
+        } else if self.deadline.is_none() {
+            self.deadline = Some(Instant::now() + idle.timeout);
+        }
+    }
+
+    /// Reading or writing waits: `Some` error once the connection must close. An idle
+    /// HTTP/2 connection is first shut down gracefully, and closed one idle timeout later.
+    fn stalled(&mut self, cx: &mut Context<'_>) -> Option<io::Error> {
+        let deadline = self.deadline?;
+        if !self.overdue(cx, deadline) {
+            return None;
+        }
+        let message = match (&self.protocol, &self.http2) {
+            (Protocol::Http2, Some(idle)) => {
+                idle.streams.set_idle();
+                self.protocol = Protocol::Http2Closing;
+                let close = Instant::now() + idle.timeout;
+                self.deadline = Some(close);
+                let _ = self.overdue(cx, close);
+                return None;
+            }
+            (Protocol::Http2Closing, _) => {
+                "HTTP/2 connection still open an idle timeout after its GOAWAY"
+            }
+            _ => "no complete request head before the header read timeout",
+        };
+        Some(io::Error::new(io::ErrorKind::TimedOut, message))
     }
 
     /// `true` once `deadline` has passed; else the task is woken when it does.
@@ -195,6 +251,7 @@ impl<I: AsyncRead + Unpin> AsyncRead for HeadDeadline<I> {
     ) -> Poll<io::Result<()>> {
         let this = self.get_mut();
         this.track_requests();
+        this.track_streams(cx);
         let before = buf.filled().len();
         match Pin::new(&mut this.inner).poll_read(cx, buf) {
             Poll::Ready(Ok(())) => {
@@ -205,19 +262,10 @@ impl<I: AsyncRead + Unpin> AsyncRead for HeadDeadline<I> {
                 Poll::Ready(Ok(()))
             }
             Poll::Ready(Err(e)) => Poll::Ready(Err(e)),
-            Poll::Pending => {
-                let overdue = match this.deadline {
-                    Some(deadline) => this.overdue(cx, deadline),
-                    None => false,
-                };
-                if overdue {
-                    return Poll::Ready(Err(io::Error::new(
-                        io::ErrorKind::TimedOut,
-                        "no complete request head before the header read timeout",
-                    )));
-                }
-                Poll::Pending
-            }
+            Poll::Pending => match this.stalled(cx) {
+                Some(error) => Poll::Ready(Err(error)),
+                None => Poll::Pending,
+            },
         }
     }
 }
@@ -228,7 +276,14 @@ impl<I: AsyncWrite + Unpin> AsyncWrite for HeadDeadline<I> {
         cx: &mut Context<'_>,
         buf: &[u8],
     ) -> Poll<io::Result<usize>> {
-        Pin::new(&mut self.get_mut().inner).poll_write(cx, buf)
+        let this = self.get_mut();
+        match Pin::new(&mut this.inner).poll_write(cx, buf) {
+            // A client that does not read is timed as one that does not write.
+            Poll::Pending => this
+                .stalled(cx)
+                .map_or(Poll::Pending, |e| Poll::Ready(Err(e))),
+            written => written,
+        }
     }
 
     fn poll_write_vectored(
@@ -236,7 +291,13 @@ impl<I: AsyncWrite + Unpin> AsyncWrite for HeadDeadline<I> {
         cx: &mut Context<'_>,
         bufs: &[io::IoSlice<'_>],
     ) -> Poll<io::Result<usize>> {
-        Pin::new(&mut self.get_mut().inner).poll_write_vectored(cx, bufs)
+        let this = self.get_mut();
+        match Pin::new(&mut this.inner).poll_write_vectored(cx, bufs) {
+            Poll::Pending => this
+                .stalled(cx)
+                .map_or(Poll::Pending, |e| Poll::Ready(Err(e))),
+            written => written,
+        }
     }
 
     fn is_write_vectored(&self) -> bool {
@@ -249,12 +310,16 @@ impl<I: AsyncWrite + Unpin> AsyncWrite for HeadDeadline<I> {
     fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
         let this = self.get_mut();
         let flushed = Pin::new(&mut this.inner).poll_flush(cx);
-        if flushed.is_ready() {
-            this.track_requests();
-            if let Some(deadline) = this.deadline {
-                // Overdue already: the next read says so.
-                let _ = this.overdue(cx, deadline);
-            }
+        if flushed.is_pending() {
+            return this
+                .stalled(cx)
+                .map_or(Poll::Pending, |e| Poll::Ready(Err(e)));
+        }
+        this.track_requests();
+        this.track_streams(cx);
+        if let Some(deadline) = this.deadline {
+            // Overdue already: the next read says so.
+            let _ = this.overdue(cx, deadline);
         }
         flushed
     }

@@ -2,6 +2,7 @@
 
 mod head_deadline;
 mod hyper_errors;
+mod idle;
 mod options;
 mod run;
 mod servable;

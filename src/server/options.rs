@@ -28,6 +28,9 @@ type ErrorHook = Arc<dyn Fn(&(dyn std::error::Error + 'static)) + Send + Sync>;
 /// | [`max_headers`](Self::max_headers) (431 past it) | 100 |
 /// | [`shutdown_timeout`](Self::shutdown_timeout) | 10 s |
 /// | [`max_connections`](Self::max_connections) | none |
+/// | [`http2_idle_timeout`](Self::http2_idle_timeout) (GOAWAY, then close) | the header read timeout (10 s) |
+/// | [`http2_keep_alive_interval`](Self::http2_keep_alive_interval) / [`http2_keep_alive_timeout`](Self::http2_keep_alive_timeout) (dead peers) | 20 s / 10 s |
+/// | [`http2_max_concurrent_streams`](Self::http2_max_concurrent_streams) | 200 |
 ///
 /// ```
 /// use std::time::Duration;
@@ -50,6 +53,11 @@ pub struct ServerOptions {
     pub(crate) shutdown_timeout: Duration,
     pub(crate) max_connections: Option<usize>,
     pub(crate) keep_alive: bool,
+    /// `None`: the header read timeout.
+    pub(crate) http2_idle_timeout: Option<Option<Duration>>,
+    pub(crate) http2_keep_alive_interval: Option<Duration>,
+    pub(crate) http2_keep_alive_timeout: Duration,
+    pub(crate) http2_max_concurrent_streams: u32,
     pub(crate) on_accept_error: Option<ErrorHook>,
     pub(crate) on_client_error: Option<ErrorHook>,
     /// How hyper's own answers are formatted: set by [`serve`](crate::serve) from the pipeline.
@@ -70,6 +78,10 @@ impl Default for ServerOptions {
             shutdown_timeout: Duration::from_secs(10),
             max_connections: None,
             keep_alive: true,
+            http2_idle_timeout: None,
+            http2_keep_alive_interval: Some(Duration::from_secs(20)),
+            http2_keep_alive_timeout: Duration::from_secs(10),
+            http2_max_concurrent_streams: 200,
             on_accept_error: None,
             on_client_error: None,
             error_answers: ErrorAnswers::default(),
@@ -87,6 +99,13 @@ impl fmt::Debug for ServerOptions {
             .field("max_headers", &self.max_headers)
             .field("shutdown_timeout", &self.shutdown_timeout)
             .field("max_connections", &self.max_connections)
+            .field("http2_idle_timeout", &self.http2_idle())
+            .field("http2_keep_alive_interval", &self.http2_keep_alive_interval)
+            .field("http2_keep_alive_timeout", &self.http2_keep_alive_timeout)
+            .field(
+                "http2_max_concurrent_streams",
+                &self.http2_max_concurrent_streams,
+            )
             .finish_non_exhaustive()
     }
 }
@@ -165,6 +184,48 @@ impl ServerOptions {
     pub fn keep_alive(mut self, enabled: bool) -> Self {
         self.keep_alive = enabled;
         self
+    }
+
+    /// How long an HTTP/2 connection may stay with no stream the server is working on before
+    /// it is shut down: a GOAWAY, then the socket is closed once the client has closed its
+    /// streams, or one more idle timeout later (a client that does not answer the GOAWAY, or
+    /// never reads its responses: a zero-window stream counts as idle once its response is
+    /// produced). `None` disables it. Default: the
+    /// [`header_read_timeout`](Self::header_read_timeout) (10 s), as for an idle HTTP/1.1
+    /// keep-alive connection.
+    ///
+    /// Kept per connection, on the header read timeout's timer: no timer per stream.
+    pub fn http2_idle_timeout(mut self, timeout: impl Into<Option<Duration>>) -> Self {
+        self.http2_idle_timeout = Some(timeout.into());
+        self
+    }
+
+    /// How long an HTTP/2 connection may go without receiving a frame before the server
+    /// sends a PING; `None` sends none. Default 20 s. A peer that does not answer within the
+    /// [`http2_keep_alive_timeout`](Self::http2_keep_alive_timeout) is taken for dead and its
+    /// connection closed, streams and all (hyper's keep-alive: one timer per connection; it
+    /// reads the clock per frame received).
+    pub fn http2_keep_alive_interval(mut self, interval: impl Into<Option<Duration>>) -> Self {
+        self.http2_keep_alive_interval = interval.into();
+        self
+    }
+
+    /// How long the server waits for the answer to its keep-alive PING. Default 10 s.
+    pub fn http2_keep_alive_timeout(mut self, timeout: Duration) -> Self {
+        self.http2_keep_alive_timeout = timeout;
+        self
+    }
+
+    /// The most HTTP/2 streams a client may have open at once on one connection (advertised
+    /// in SETTINGS; a stream past it is refused with `REFUSED_STREAM`). Default 200.
+    pub fn http2_max_concurrent_streams(mut self, max: u32) -> Self {
+        self.http2_max_concurrent_streams = max;
+        self
+    }
+
+    /// The HTTP/2 idle timeout in effect.
+    pub(crate) fn http2_idle(&self) -> Option<Duration> {
+        self.http2_idle_timeout.unwrap_or(self.header_read_timeout)
     }
 
     /// Called for every failed `accept` (e.g. too many open files); the server backs off and

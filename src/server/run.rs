@@ -17,6 +17,7 @@ use tokio::task::JoinHandle;
 
 use super::head_deadline::{Counted, HeadDeadline, InFlight, InFlightGuard};
 use super::hyper_errors::{ErrorAnswers, HyperErrors};
+use super::idle::{Http2Idle, StreamGuard, Streams, Tracked};
 use super::options::ServerOptions;
 use super::servable::Servable;
 use super::service::PactumService;
@@ -216,7 +217,10 @@ fn connection_builder(options: &ServerOptions) -> auto::Builder<TokioExecutor> {
     builder
         .http2()
         .timer(TokioTimer::new())
-        .max_header_list_size(u32::try_from(options.max_head_bytes).unwrap_or(u32::MAX));
+        .max_header_list_size(u32::try_from(options.max_head_bytes).unwrap_or(u32::MAX))
+        .max_concurrent_streams(options.http2_max_concurrent_streams)
+        .keep_alive_interval(options.http2_keep_alive_interval)
+        .keep_alive_timeout(options.http2_keep_alive_timeout);
     builder
 }
 
@@ -274,6 +278,7 @@ async fn accept_loop<S: Servable>(
             service: service.clone(),
             secure,
             header_read_timeout: options.header_read_timeout,
+            http2_idle_timeout: options.http2_idle(),
             shutdown: Arc::clone(&shutdown),
             on_client_error: options.on_client_error.clone(),
             answers: options.error_answers.clone(),
@@ -312,6 +317,7 @@ struct Connection<S> {
     service: S,
     secure: bool,
     header_read_timeout: Option<Duration>,
+    http2_idle_timeout: Option<Duration>,
     shutdown: Arc<Shutdown>,
     on_client_error: Option<ErrorHook>,
     answers: ErrorAnswers,
@@ -327,6 +333,7 @@ impl<S: Servable> Connection<S> {
             service,
             secure,
             header_read_timeout,
+            http2_idle_timeout,
             shutdown,
             on_client_error,
             answers,
@@ -334,6 +341,9 @@ impl<S: Servable> Connection<S> {
         // What the connection's head deadline needs to know: when a request is in flight.
         let requests = Arc::new(InFlight::default());
         let in_flight = Arc::clone(&requests);
+        // HTTP/2: the streams being worked on, for the idle timeout (`idle.rs`).
+        let streams = Arc::new(Streams::default());
+        let http2 = Arc::clone(&streams);
         let hyper_service =
             hyper::service::service_fn(move |mut request: http::Request<Incoming>| {
                 if secure {
@@ -341,19 +351,26 @@ impl<S: Servable> Connection<S> {
                 }
                 let mut service = service.clone();
                 let guard = InFlightGuard::new(&in_flight);
+                let stream =
+                    (request.version() == http::Version::HTTP_2).then(|| StreamGuard::new(&http2));
                 async move {
                     poll_fn(|cx| service.poll_ready(cx)).await?;
                     let response = service.call(request).await?;
                     Ok::<_, S::Error>(response.map(|body| Counted {
-                        body,
+                        body: Tracked::new(body, stream),
                         _guard: guard,
                     }))
                 }
             });
         let io = HyperErrors::new(io, Arc::clone(&requests), answers);
-        let io = HeadDeadline::new(io, header_read_timeout, requests);
+        let io = HeadDeadline::new(io, header_read_timeout, requests).http2_idle(
+            http2_idle_timeout.map(|timeout| Http2Idle {
+                timeout,
+                streams: Arc::clone(&streams),
+            }),
+        );
         let connection = builder.serve_connection(TokioIo::new(io), hyper_service);
-        if let Err(error) = shutdown.watch(connection).await {
+        if let Err(error) = shutdown.watch(connection, streams).await {
             report_client_error(on_client_error.as_ref(), &*error);
         }
     }

@@ -4,6 +4,10 @@
 //! runs (each request), and a force-close signal was a second one. Here a connection registers
 //! its task once ([`Drain`]), then reads one atomic per poll: the shutdown's state only
 //! changes twice (draining, forced), and each change wakes every connection.
+//!
+//! An HTTP/2 connection idle for its timeout is shut down gracefully here too (one more
+//! atomic load per poll): its [`HeadDeadline`](super::head_deadline::HeadDeadline) says so
+//! through its [`Streams`].
 
 use std::future::Future;
 use std::pin::Pin;
@@ -15,6 +19,8 @@ use std::time::Duration;
 use hyper_util::server::graceful::GracefulConnection;
 use tokio::sync::futures::OwnedNotified;
 use tokio::sync::Notify;
+
+use super::idle::Streams;
 
 const RUNNING: u8 = 0;
 /// Connections finish what they are doing and close.
@@ -33,11 +39,16 @@ pub(crate) struct Shutdown {
 
 impl Shutdown {
     /// Serves `connection` until it ends, or until the shutdown drains (a graceful close) or
-    /// forces (dropped).
-    pub(crate) fn watch<C: GracefulConnection>(self: &Arc<Self>, connection: C) -> Drain<C> {
+    /// forces (dropped). `streams` says when an HTTP/2 connection is idle (a graceful close).
+    pub(crate) fn watch<C: GracefulConnection>(
+        self: &Arc<Self>,
+        connection: C,
+        streams: Arc<Streams>,
+    ) -> Drain<C> {
         self.open.fetch_add(1, Ordering::Relaxed);
         Drain {
             connection,
+            streams,
             notified: Arc::clone(&self.changed).notified_owned(),
             registered: false,
             seen: RUNNING,
@@ -90,6 +101,7 @@ pin_project_lite::pin_project! {
     pub(crate) struct Drain<C> {
         #[pin]
         connection: C,
+        streams: Arc<Streams>,
         #[pin]
         notified: OwnedNotified,
         registered: bool,
@@ -121,6 +133,11 @@ impl<C: GracefulConnection> Future for Drain<C> {
                 .set(Arc::clone(&this._open.0.changed).notified_owned());
             let _ = this.notified.as_mut().poll(cx);
         }
-        this.connection.poll(cx)
+        let polled = this.connection.as_mut().poll(cx);
+        if polled.is_pending() && this.streams.take_idle() {
+            this.connection.as_mut().graceful_shutdown();
+            return this.connection.poll(cx);
+        }
+        polled
     }
 }

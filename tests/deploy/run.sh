@@ -11,10 +11,11 @@
 #      nginx (tests/deploy/nginx.conf.in: upstream with both, keepalive, HTTP/1.1 to upstreams,
 #      proxy_next_upstream) on 127.0.0.1, with every file it writes under target/deploy/ADAPTER/;
 #   2. drives keep-alive load through nginx for DEPLOY_SECONDS (default 25): wrk, 2 threads,
-#      4 connections, `GET /health`. With DEPLOY_POST=1 the connections are split: 2 send
-#      `GET /health`, 2 send `POST /echo` — a request nginx never passes to a second upstream
-#      once it was written to one, so a request lost on a connection the server closed comes
-#      back to the client as a 502 (README: Running behind a load balancer);
+#      4 connections, `GET /health` (idempotent: nginx passes it to the other instance when the
+#      first fails, even after writing it). DEPLOY_POST=1 splits the connections: 2 send
+#      `GET /health`, 2 `POST /echo` — which nginx never passes to a second upstream once it
+#      was written to one, so a request lost on a keep-alive connection the server closed
+#      reaches the client as a 502 (README: Running behind a load balancer);
 #   3. meanwhile restarts instance 1, then 2, DEPLOY_ROUNDS times (default 2): SIGTERM, wait for
 #      the process to exit (status 0), start it again on the same port, wait until `GET /health`
 #      answers 200 on that port, then wait DEPLOY_GAP seconds (default 3, more than the
@@ -242,12 +243,15 @@ for adapter in "${ADAPTERS[@]}"; do
     lb_non2xx=$(wc -l <"$dir/nginx/non2xx.log")
     grep '\[error\].*upstream' "$dir/nginx/error.log" >"$dir/upstream-errors.log" || true
     upstream_errors=$(wc -l <"$dir/upstream-errors.log")
+    # A refused connect sent nothing (any request may go to the other instance); a request
+    # written to a connection the server closed or reset is lost (only an idempotent one may).
     refused=$(grep -c 'connect() failed' "$dir/upstream-errors.log" || true)
-    lost=$((upstream_errors - refused))
+    lost=$(grep -cE 'prematurely closed|reset by peer|Broken pipe' "$dir/upstream-errors.log" || true)
+    other=$((upstream_errors - refused - lost))
     kinds=$(sed -E 's/^[^*]*\*[0-9]+ //; s/, client:.*request: "([A-Z]+) .*/ (\1)/' \
         "$dir/upstream-errors.log" | sort | uniq -c | sort -rn | sed 's/^ */    /')
 
-    line="deploy $adapter: $requests requests in ${elapsed}s, $non2xx non-2xx, $errors socket errors, $restarts restarts; nginx: $lb_non2xx non-2xx answers, $retried retried on the other instance, $upstream_errors upstream errors ($refused refused connects, $lost requests lost on a closing keep-alive connection)"
+    line="deploy $adapter: $requests requests in ${elapsed}s, $non2xx non-2xx, $errors socket errors, $restarts restarts; nginx: $lb_non2xx non-2xx answers, $retried retried on the other instance, $upstream_errors upstream errors ($refused refused connects, $lost requests lost on a connection the server closed, $other other)"
     SUMMARY+=("$line")
     echo
     echo "$line"

@@ -9,6 +9,8 @@ mod cases;
 mod behaviour;
 mod fixture;
 mod fixture_client;
+mod h2_abuse;
+mod h2_frames;
 mod hardening;
 mod hyper_answers;
 mod interop;

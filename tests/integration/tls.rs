@@ -295,3 +295,149 @@ fn from_pem_rejects_a_key_that_does_not_match_the_certificate() {
     let err = TlsConfig::from_pem(pki.chain_pem.as_bytes(), stranger.as_bytes()).unwrap_err();
     assert_eq!(err.kind(), std::io::ErrorKind::InvalidInput);
 }
+
+// ---------------------------------------------------------------------------------------
+// After the handshake, and instead of one: idle connections on both protocols, garbage.
+// ---------------------------------------------------------------------------------------
+
+/// A TLS client of the test CA offering one ALPN protocol.
+fn tls_connector(pki: &Pki, alpn: &[u8]) -> tokio_rustls::TlsConnector {
+    use rustls::pki_types::pem::PemObject;
+    support::install_crypto();
+    let mut roots = rustls::RootCertStore::empty();
+    for cert in rustls::pki_types::CertificateDer::pem_slice_iter(pki.ca_pem.as_bytes()) {
+        roots.add(cert.expect("CA PEM")).expect("CA added");
+    }
+    let mut config = rustls::ClientConfig::builder()
+        .with_root_certificates(roots)
+        .with_no_client_auth();
+    config.alpn_protocols = vec![alpn.to_vec()];
+    tokio_rustls::TlsConnector::from(Arc::new(config))
+}
+
+async fn tls_handshake(
+    pki: &Pki,
+    addr: std::net::SocketAddr,
+    alpn: &[u8],
+) -> tokio_rustls::client::TlsStream<TcpStream> {
+    let tcp = TcpStream::connect(addr).await.expect("connect");
+    let name = rustls::pki_types::ServerName::try_from("localhost").expect("name");
+    let tls = tls_connector(pki, alpn)
+        .connect(name, tcp)
+        .await
+        .expect("handshake");
+    assert_eq!(tls.get_ref().1.alpn_protocol(), Some(alpn), "ALPN");
+    tls
+}
+
+/// The native server and the warp adapter (`pactum_warp::serve`), both over TLS.
+async fn https_servers(pki: &Pki, options: impl Fn() -> ServerOptions) -> Vec<pactum::Server> {
+    use warp::Filter;
+    let tls = TlsConfig::from_pem(pki.chain_pem.as_bytes(), pki.key_pem.as_bytes())
+        .expect("the PEM certificate and key load");
+    let app = pactum_warp::filter(handlers())
+        .expect("valid handler list")
+        .or(pactum_warp::not_found());
+    let warp = pactum_warp::serve(app, options().https(tls))
+        .await
+        .expect("warp adapter starts");
+    vec![https_server(pki, options()).await, warp]
+}
+
+/// A handshake completed, then nothing: closed like any idle connection — HTTP/1.1 at the
+/// header read timeout; HTTP/2 (ALPN `h2`) with a GOAWAY at the idle timeout, then closed
+/// one idle timeout later (this client does not answer the GOAWAY's PING).
+#[tokio::test]
+#[allow(clippy::print_stderr)] // the figures
+async fn an_idle_connection_after_the_handshake_is_closed_on_both_protocols() {
+    use crate::h2_frames::{goaway, Raw, NO_ERROR};
+    use tokio::io::AsyncReadExt;
+    let idle = Duration::from_millis(300);
+    let pki = pki();
+    for server in https_servers(&pki, || options().header_read_timeout(idle)).await {
+        let addr = server.local_addr();
+        let mut http1 = tls_handshake(&pki, addr, b"http/1.1").await;
+        let started = Instant::now();
+        let mut rest = Vec::new();
+        let _ = tokio::time::timeout(Duration::from_secs(5), http1.read_to_end(&mut rest))
+            .await
+            .expect("closed within 5 s");
+        let waited = started.elapsed();
+        assert!(rest.is_empty(), "{}", String::from_utf8_lossy(&rest));
+        assert!(
+            waited >= idle * 8 / 10 && waited < idle * 4,
+            "an idle HTTPS/1.1 connection closed after {waited:?}"
+        );
+
+        let h2 = tls_handshake(&pki, addr, b"h2").await;
+        let mut raw = Raw::open(h2, &[]).await;
+        let (frames, closed) = raw.until_closed(Duration::from_secs(5)).await;
+        let (at, away) = goaway(&frames).expect("a GOAWAY");
+        assert_eq!(away.code(), NO_ERROR);
+        assert!(at >= idle * 9 / 10 && at < idle * 3, "GOAWAY after {at:?}");
+        assert!(
+            closed < idle * 5,
+            "an idle h2 connection closed after {closed:?}"
+        );
+        eprintln!(
+            "TLS, {addr}: idle HTTP/1.1 closed after {waited:?}; idle h2: GOAWAY at {at:?}, \
+             closed at {closed:?}"
+        );
+    }
+}
+
+/// Bytes that are not TLS — garbage, or plain HTTP — are refused at once (long before the
+/// 10 s handshake timeout), reported to `on_client_error`, and the server keeps serving.
+#[tokio::test]
+#[allow(clippy::print_stderr)] // the figures
+async fn garbage_and_plain_http_on_the_tls_port_are_closed_at_once() {
+    use tokio::io::AsyncWriteExt;
+    let pki = pki();
+    let errors = Arc::new(AtomicUsize::new(0));
+    let seen = Arc::clone(&errors);
+    let with_hook = move || {
+        let seen = Arc::clone(&seen);
+        options().on_client_error(move |_| {
+            seen.fetch_add(1, Ordering::SeqCst);
+        })
+    };
+    let garbage: Vec<u8> = (0..512u32).map(|i| (i * 7919 % 251) as u8).collect();
+    let plain = b"GET /health HTTP/1.1\r\nhost: localhost\r\n\r\n".to_vec();
+    for server in https_servers(&pki, &with_hook).await {
+        let addr = server.local_addr();
+        for bytes in [&garbage, &plain] {
+            let before = errors.load(Ordering::SeqCst);
+            let mut tcp = TcpStream::connect(addr).await.expect("connect");
+            tcp.write_all(bytes).await.expect("write");
+            let started = Instant::now();
+            let answer = read_to_close(&mut tcp, Duration::from_secs(5)).await;
+            let waited = started.elapsed();
+            assert!(
+                waited < Duration::from_secs(1),
+                "not TLS, still open after {waited:?}"
+            );
+            assert!(!answer.contains("HTTP/1.1"), "{answer:?}");
+            let reported = Instant::now();
+            while errors.load(Ordering::SeqCst) == before
+                && reported.elapsed() < Duration::from_secs(2)
+            {
+                tokio::time::sleep(Duration::from_millis(10)).await;
+            }
+            assert!(errors.load(Ordering::SeqCst) > before, "not reported");
+            eprintln!(
+                "TLS, {addr}: {} bytes of non-TLS closed after {waited:?}",
+                bytes.len()
+            );
+        }
+        let client = tls_client(&pki)
+            .resolve("localhost", addr)
+            .build()
+            .expect("client builds");
+        let response = client
+            .get(format!("https://localhost:{}/health", addr.port()))
+            .send()
+            .await
+            .expect("https still works");
+        assert_eq!(response.status(), 200);
+    }
+}

@@ -1,0 +1,242 @@
+//! The HTTP/2 idle timeout: which streams of a connection the server is working on
+//! ([`Streams`]), told by the service to the connection's
+//! [`HeadDeadline`](super::head_deadline::HeadDeadline), which times the connection while
+//! none is, on its one timer.
+//!
+//! An HTTP/2 connection with no stream the server is working on for the idle timeout is shut
+//! down gracefully (GOAWAY, [`Drain`](super::shutdown::Drain) calls hyper's
+//! `graceful_shutdown`); if it has not closed one idle timeout later (a client that does not
+//! answer the GOAWAY's PING, or holds streams open), its socket is closed.
+//!
+//! A stream stops counting as soon as its response body has been produced: what is left is
+//! the client's to read. A client that never opens its flow-control window ("zero-window")
+//! holds the rest in the server's buffers; that time is idle time, closed like any other.
+//!
+//! Each HTTP/2 stream runs on its own task, so the one that ends the last stream in flight
+//! wakes the connection's task, which then starts the idle timer. No timer per stream; on
+//! HTTP/1.1 none of this runs (one comparison per request).
+
+use std::pin::Pin;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::task::{Context, Poll, Waker};
+use std::time::Duration;
+
+use http_body::{Body, Frame, SizeHint};
+
+/// An HTTP/2 connection's idle timeout, and its streams.
+#[derive(Debug)]
+pub(crate) struct Http2Idle {
+    /// How long the connection may have no stream worked on; then as long again to close
+    /// after its GOAWAY.
+    pub(crate) timeout: Duration,
+    /// The streams the service counts.
+    pub(crate) streams: Arc<Streams>,
+}
+
+/// The HTTP/2 streams of one connection the server is working on, and what its idle timeout
+/// decided.
+#[derive(Debug, Default)]
+pub(crate) struct Streams {
+    busy: AtomicUsize,
+    /// Whether `connection` holds the connection task's waker.
+    armed: AtomicBool,
+    /// The connection's task, woken when `busy` drops to zero on a stream's task.
+    connection: Mutex<Option<Waker>>,
+    /// Set when the connection was idle for its timeout; taken by its
+    /// [`Drain`](super::shutdown::Drain), which starts the graceful shutdown.
+    idle: AtomicBool,
+}
+
+impl Streams {
+    /// `true` while a stream is being worked on; the caller's task is then woken when the
+    /// last one ends.
+    pub(crate) fn busy_or_wake(&self, cx: &Context<'_>) -> bool {
+        if self.busy.load(Ordering::Acquire) == 0 {
+            return false;
+        }
+        if !self.armed.load(Ordering::Acquire) {
+            *self
+                .connection
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner) = Some(cx.waker().clone());
+            self.armed.store(true, Ordering::Release);
+        }
+        // The last stream may have ended before the waker was stored: read again.
+        self.busy.load(Ordering::Acquire) > 0
+    }
+
+    /// Marks the connection idle for its timeout: its graceful shutdown is due.
+    pub(crate) fn set_idle(&self) {
+        self.idle.store(true, Ordering::Release);
+    }
+
+    /// `true` once after [`set_idle`](Self::set_idle). One atomic load otherwise.
+    pub(crate) fn take_idle(&self) -> bool {
+        self.idle.load(Ordering::Relaxed) && self.idle.swap(false, Ordering::Acquire)
+    }
+
+    fn end(&self) {
+        if self.busy.fetch_sub(1, Ordering::AcqRel) == 1 && self.armed.swap(false, Ordering::AcqRel)
+        {
+            let waker = self
+                .connection
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .take();
+            if let Some(waker) = waker {
+                waker.wake();
+            }
+        }
+    }
+}
+
+/// Counts one HTTP/2 stream as worked on until its response body is produced, or until
+/// dropped (the stream reset, or its service future dropped).
+#[derive(Debug)]
+pub(crate) struct StreamGuard(Option<Arc<Streams>>);
+
+impl StreamGuard {
+    /// Counts a stream of the connection.
+    pub(crate) fn new(streams: &Arc<Streams>) -> Self {
+        streams.busy.fetch_add(1, Ordering::AcqRel);
+        Self(Some(Arc::clone(streams)))
+    }
+
+    fn end(&mut self) {
+        if let Some(streams) = self.0.take() {
+            streams.end();
+        }
+    }
+}
+
+impl Drop for StreamGuard {
+    fn drop(&mut self) {
+        self.end();
+    }
+}
+
+pin_project_lite::pin_project! {
+    /// A response body; on HTTP/2, with its stream counted until its last frame is produced.
+    pub(crate) struct Tracked<B> {
+        #[pin]
+        body: B,
+        stream: Option<StreamGuard>,
+    }
+}
+
+impl<B> Tracked<B> {
+    /// `body`, answering the request whose stream is counted by `stream` (`None` on
+    /// HTTP/1.1).
+    pub(crate) fn new(body: B, stream: Option<StreamGuard>) -> Self {
+        Self { body, stream }
+    }
+}
+
+impl<B: Body> Body for Tracked<B> {
+    type Data = B::Data;
+    type Error = B::Error;
+
+    fn poll_frame(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<Frame<B::Data>, B::Error>>> {
+        let this = self.project();
+        let mut body = this.body;
+        let polled = body.as_mut().poll_frame(cx);
+        if let Some(stream) = this.stream {
+            let ended = match &polled {
+                Poll::Pending => false,
+                Poll::Ready(Some(Ok(_))) => body.is_end_stream(),
+                Poll::Ready(None | Some(Err(_))) => true,
+            };
+            if ended {
+                stream.end();
+            }
+        }
+        polled
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.body.is_end_stream()
+    }
+
+    fn size_hint(&self) -> SizeHint {
+        self.body.size_hint()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bytes::Bytes;
+    use http_body_util::{BodyExt, Full};
+    use std::future::Future;
+
+    #[derive(Default)]
+    struct Woken(AtomicBool);
+
+    impl std::task::Wake for Woken {
+        fn wake(self: Arc<Self>) {
+            self.0.store(true, Ordering::SeqCst);
+        }
+    }
+
+    /// Polls the body's one data frame (a `Full` body is ready at once).
+    fn poll_one_frame<B: Body + Unpin>(body: &mut B)
+    where
+        B::Error: std::fmt::Debug,
+    {
+        let waker = Waker::from(Arc::new(Woken::default()));
+        let mut frame = std::pin::pin!(body.frame());
+        match frame.as_mut().poll(&mut Context::from_waker(&waker)) {
+            Poll::Ready(Some(Ok(_))) => {}
+            _ => panic!("a full body is ready at once"),
+        }
+    }
+
+    #[test]
+    fn a_stream_ends_when_its_body_is_produced_and_wakes_the_connection() {
+        let streams = Arc::new(Streams::default());
+        let mut body = Tracked::new(
+            Full::new(Bytes::from_static(b"x")),
+            Some(StreamGuard::new(&streams)),
+        );
+        let woken = Arc::new(Woken::default());
+        let waker = Waker::from(Arc::clone(&woken));
+        assert!(streams.busy_or_wake(&Context::from_waker(&waker)));
+        poll_one_frame(&mut body);
+        assert!(!streams.busy_or_wake(&Context::from_waker(&waker)));
+        assert!(
+            woken.0.load(Ordering::SeqCst),
+            "the connection's task was woken"
+        );
+        drop(body);
+        assert_eq!(streams.busy.load(Ordering::SeqCst), 0, "not ended twice");
+    }
+
+    #[test]
+    fn a_dropped_stream_ends_too() {
+        let streams = Arc::new(Streams::default());
+        let guard = StreamGuard::new(&streams);
+        assert_eq!(streams.busy.load(Ordering::SeqCst), 1);
+        drop(guard);
+        assert_eq!(streams.busy.load(Ordering::SeqCst), 0);
+    }
+
+    #[test]
+    fn http1_bodies_are_not_counted() {
+        let mut body = Tracked::new(Full::new(Bytes::from_static(b"x")), None);
+        poll_one_frame(&mut body);
+        assert!(body.is_end_stream());
+    }
+
+    #[test]
+    fn idle_is_taken_once() {
+        let streams = Streams::default();
+        assert!(!streams.take_idle());
+        streams.set_idle();
+        assert!(streams.take_idle());
+        assert!(!streams.take_idle());
+    }
+}

@@ -1,0 +1,649 @@
+//! HTTP/2 abuse over real sockets, on both adapters (the native server, and the warp adapter
+//! served by `pactum_warp::serve`): idle connections, zero-window readers, dead peers, stalled
+//! bodies, rapid reset, CONTINUATION flood, oversized header lists, the concurrent-stream
+//! limit, PING and SETTINGS floods. Short timeouts (300 ms) keep every test well under a
+//! second or two; each prints its figures (`--nocapture`).
+#![allow(clippy::print_stderr)] // the figures
+
+use std::time::{Duration, Instant};
+
+use pactum::{Pipeline, ServerOptions};
+use tokio::net::TcpStream;
+
+use crate::h2_frames::{
+    frame, get, goaway, request_block, rst_stream, Frame, Next, Raw, ACK, CANCEL, CONTINUATION,
+    DATA, END_HEADERS, ENHANCE_YOUR_CALM, HEADERS, NO_ERROR, PING, REFUSED_STREAM, RST_STREAM,
+    SETTINGS, SETTINGS_INITIAL_WINDOW_SIZE,
+};
+use crate::support;
+
+/// The idle (and header read) timeout of these tests.
+const IDLE: Duration = Duration::from_millis(300);
+
+#[derive(Debug, Clone, Copy)]
+enum Adapter {
+    Native,
+    Warp,
+}
+
+const BOTH: [Adapter; 2] = [Adapter::Native, Adapter::Warp];
+
+fn app() -> Pipeline {
+    Pipeline::new(crate::api::handlers()).expect("valid handler list")
+}
+
+fn short() -> ServerOptions {
+    support::options().header_read_timeout(IDLE)
+}
+
+async fn start(adapter: Adapter, pipeline: Pipeline, options: ServerOptions) -> pactum::Server {
+    use warp::Filter;
+    match adapter {
+        Adapter::Native => pactum::serve(pipeline, options).await.expect("starts"),
+        Adapter::Warp => {
+            let app = pactum_warp::filter_with(pipeline).or(pactum_warp::not_found());
+            pactum_warp::serve(app, options).await.expect("starts")
+        }
+    }
+}
+
+async fn raw(server: &pactum::Server, settings: &[(u16, u32)]) -> Raw<TcpStream> {
+    let tcp = TcpStream::connect(server.local_addr())
+        .await
+        .expect("connect");
+    Raw::open(tcp, settings).await
+}
+
+/// Reads the server's SETTINGS and acknowledges them; returns their payload.
+async fn handshake(raw: &mut Raw<TcpStream>) -> Vec<u8> {
+    loop {
+        match raw.next(Duration::from_secs(2)).await {
+            Next::Frame(f) if f.kind == SETTINGS && f.flags & ACK == 0 => {
+                assert!(raw.send(&frame(SETTINGS, ACK, 0, &[])).await);
+                return f.payload;
+            }
+            Next::Frame(_) => {}
+            other => panic!("no SETTINGS from the server: {other:?}"),
+        }
+    }
+}
+
+/// Resident memory of this process (server and client both), in KiB.
+fn rss_kib() -> u64 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .unwrap_or(0)
+}
+
+/// CPU time of this process so far (user + system).
+fn cpu_time() -> Duration {
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+    // After the command name in parentheses: fields 14 and 15 (utime, stime) in ticks.
+    let rest = stat.rsplit_once(')').map_or("", |(_, r)| r);
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let field = |i: usize| {
+        fields
+            .get(i)
+            .and_then(|f| f.parse::<u64>().ok())
+            .unwrap_or(0)
+    };
+    // `rest` starts at field 3 (the state).
+    let ticks = field(11) + field(12);
+    Duration::from_millis(ticks * 10)
+}
+
+/// Samples [`rss_kib`] every 10 ms until the returned sender is dropped; resolves to the
+/// highest value seen.
+fn rss_peak() -> (
+    tokio::sync::oneshot::Sender<()>,
+    tokio::task::JoinHandle<u64>,
+) {
+    let (stop, mut stopped) = tokio::sync::oneshot::channel::<()>();
+    let peak = tokio::spawn(async move {
+        let mut peak = rss_kib();
+        loop {
+            tokio::select! {
+                _ = &mut stopped => return peak.max(rss_kib()),
+                _ = tokio::time::sleep(Duration::from_millis(10)) => peak = peak.max(rss_kib()),
+            }
+        }
+    });
+    (stop, peak)
+}
+
+fn kinds(frames: &[(Duration, Frame)]) -> Vec<(u8, u32)> {
+    frames.iter().map(|(_, f)| (f.kind, f.stream)).collect()
+}
+
+// ---------------------------------------------------------------------------------------
+// Idle connections.
+// ---------------------------------------------------------------------------------------
+
+/// The preface and SETTINGS, then nothing: a GOAWAY at the idle timeout; the client does not
+/// answer its PING, so the socket is closed one idle timeout later.
+#[tokio::test]
+async fn a_silent_h2_connection_gets_a_goaway_at_the_idle_timeout_then_is_closed() {
+    for adapter in BOTH {
+        let server = start(adapter, app(), short()).await;
+        let mut raw = raw(&server, &[]).await;
+        let (frames, closed) = raw.until_closed(Duration::from_secs(5)).await;
+        let (at, away) = goaway(&frames).expect("a GOAWAY");
+        assert_eq!(away.code(), NO_ERROR, "{adapter:?}");
+        assert!(
+            at >= IDLE * 9 / 10 && at < IDLE * 3,
+            "{adapter:?}: GOAWAY after {at:?}"
+        );
+        assert!(
+            closed >= at && closed < IDLE * 5,
+            "{adapter:?}: closed after {closed:?}"
+        );
+        eprintln!("{adapter:?}: silent h2 connection: GOAWAY at {at:?}, closed at {closed:?}");
+    }
+}
+
+/// A client that answers the GOAWAY's PING (the `h2` crate) is closed at the idle timeout,
+/// counted from its last answer.
+#[tokio::test]
+async fn an_h2_client_idle_after_its_request_is_closed_at_the_idle_timeout() {
+    for adapter in BOTH {
+        let server = start(adapter, app(), short()).await;
+        let tcp = TcpStream::connect(server.local_addr())
+            .await
+            .expect("connect");
+        let (mut client, connection) = h2::client::handshake(tcp).await.expect("handshake");
+        let connection = tokio::spawn(async move {
+            let _ = connection.await;
+            Instant::now()
+        });
+        // Slower than the idle timeout: a stream being worked on is never idle.
+        let request = http::Request::get("http://localhost/slow?ms=500")
+            .body(())
+            .expect("request");
+        let (response, _) = client.send_request(request, true).expect("sent");
+        let response = response.await.expect("answered");
+        assert_eq!(response.status(), 200, "{adapter:?}");
+        let mut body = response.into_body();
+        while let Some(chunk) = body.data().await {
+            let chunk = chunk.expect("body");
+            let _ = body.flow_control().release_capacity(chunk.len());
+        }
+        let answered = Instant::now();
+        let closed = tokio::time::timeout(Duration::from_secs(5), connection)
+            .await
+            .expect("closed within 5 s")
+            .expect("connection task");
+        let idle = closed - answered;
+        assert!(
+            idle >= IDLE * 8 / 10 && idle < IDLE * 2,
+            "{adapter:?}: closed {idle:?} after its answer"
+        );
+        drop(client);
+        eprintln!("{adapter:?}: h2 client idle after its answer: closed after {idle:?}");
+    }
+}
+
+/// The filed attack: hundreds of connections that send the preface and SETTINGS, then
+/// nothing. All are closed; a new client is served.
+#[tokio::test]
+async fn hundreds_of_idle_h2_connections_are_all_closed() {
+    const CONNECTIONS: usize = 300;
+    for adapter in BOTH {
+        let server = start(adapter, app(), short()).await;
+        let addr = server.local_addr();
+        let started = Instant::now();
+        let mut tasks = Vec::new();
+        for _ in 0..CONNECTIONS {
+            tasks.push(tokio::spawn(async move {
+                let tcp = TcpStream::connect(addr).await.expect("connect");
+                let mut raw = Raw::open(tcp, &[]).await;
+                raw.until_closed(Duration::from_secs(5)).await.1
+            }));
+        }
+        let mut slowest = Duration::ZERO;
+        for task in tasks {
+            slowest = slowest.max(task.await.expect("task"));
+        }
+        let all = started.elapsed();
+        assert!(
+            slowest < IDLE * 5,
+            "{adapter:?}: the last closed after {slowest:?}"
+        );
+        support::install_crypto();
+        let client = reqwest::Client::builder()
+            .http2_prior_knowledge()
+            .build()
+            .expect("client");
+        let answer = client
+            .get(format!("http://{addr}/health"))
+            .send()
+            .await
+            .expect("served");
+        assert_eq!(answer.status(), 200);
+        eprintln!(
+            "{adapter:?}: {CONNECTIONS} idle h2 connections: all closed by {slowest:?} \
+             ({all:?} from the first connect)"
+        );
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Zero-window readers and dead peers.
+// ---------------------------------------------------------------------------------------
+
+/// A client that never opens its flow-control window gets its response headers, never its
+/// body: once the answer is produced the connection counts as idle, gets a GOAWAY at the
+/// idle timeout and is closed one idle timeout later, its buffers freed.
+#[tokio::test]
+async fn a_zero_window_reader_is_closed_by_the_idle_timeout() {
+    for adapter in BOTH {
+        let server = start(adapter, app(), short()).await;
+        let mut raw = raw(&server, &[(SETTINGS_INITIAL_WINDOW_SIZE, 0)]).await;
+        handshake(&mut raw).await;
+        assert!(raw.send(&get(1, "/health")).await);
+        let (frames, closed) = raw.until_closed(Duration::from_secs(5)).await;
+        let headers = frames
+            .iter()
+            .find(|(_, f)| f.kind == HEADERS && f.stream == 1)
+            .map(|(at, _)| *at)
+            .expect("the response headers");
+        assert!(
+            !frames
+                .iter()
+                .any(|(_, f)| f.kind == DATA && !f.payload.is_empty()),
+            "{adapter:?}: no body through a zero window: {:?}",
+            kinds(&frames)
+        );
+        let (at, _) = goaway(&frames).expect("a GOAWAY");
+        assert!(
+            at - headers >= IDLE * 9 / 10,
+            "{adapter:?}: GOAWAY at {at:?}"
+        );
+        assert!(closed < IDLE * 5, "{adapter:?}: closed after {closed:?}");
+        eprintln!(
+            "{adapter:?}: zero-window stream: headers at {headers:?}, GOAWAY at {at:?}, \
+             closed at {closed:?}"
+        );
+    }
+}
+
+/// Many zero-window streams (20 connections × 100 streams): all closed, the memory they
+/// held given back to the allocator.
+#[tokio::test]
+async fn thousands_of_zero_window_streams_are_closed() {
+    const CONNECTIONS: u32 = 20;
+    const STREAMS: u32 = 100;
+    for adapter in BOTH {
+        let server = start(adapter, app(), short()).await;
+        let addr = server.local_addr();
+        let before = rss_kib();
+        let (stop, peak) = rss_peak();
+        let started = Instant::now();
+        let mut tasks = Vec::new();
+        for _ in 0..CONNECTIONS {
+            tasks.push(tokio::spawn(async move {
+                let tcp = TcpStream::connect(addr).await.expect("connect");
+                let mut raw = Raw::open(tcp, &[(SETTINGS_INITIAL_WINDOW_SIZE, 0)]).await;
+                let mut burst = Vec::new();
+                for i in 0..STREAMS {
+                    burst.extend(get(1 + 2 * i, "/users?limit=100"));
+                }
+                assert!(raw.send(&burst).await);
+                let (frames, closed) = raw.until_closed(Duration::from_secs(5)).await;
+                let answered = frames.iter().filter(|(_, f)| f.kind == HEADERS).count();
+                (answered, closed)
+            }));
+        }
+        let mut slowest = Duration::ZERO;
+        let mut answered = 0;
+        for task in tasks {
+            let (n, closed) = task.await.expect("task");
+            answered += n;
+            slowest = slowest.max(closed);
+        }
+        drop(stop);
+        let peak = peak.await.expect("sampler");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        let after = rss_kib();
+        assert_eq!(answered, (CONNECTIONS * STREAMS) as usize, "{adapter:?}");
+        assert!(
+            slowest < IDLE * 6,
+            "{adapter:?}: the last closed after {slowest:?}"
+        );
+        eprintln!(
+            "{adapter:?}: {} zero-window streams: all closed by {slowest:?} ({:?} in all); \
+             RSS {before} KiB before, {peak} KiB while open, {after} KiB after",
+            CONNECTIONS * STREAMS,
+            started.elapsed()
+        );
+    }
+}
+
+/// A peer that stops answering (its PINGs unanswered) while a stream is in flight is taken
+/// for dead at the keep-alive timeout, long before the handler would answer.
+#[tokio::test]
+async fn a_dead_peer_is_detected_by_the_keep_alive_ping() {
+    let keep_alive = Duration::from_millis(200);
+    for adapter in BOTH {
+        let options = short()
+            .http2_keep_alive_interval(keep_alive)
+            .http2_keep_alive_timeout(keep_alive);
+        let server = start(adapter, app(), options).await;
+        let mut raw = raw(&server, &[]).await;
+        handshake(&mut raw).await;
+        assert!(raw.send(&get(1, "/slow?ms=5000")).await);
+        let (frames, closed) = raw.until_closed(Duration::from_secs(4)).await;
+        let ping = frames
+            .iter()
+            .find(|(_, f)| f.kind == PING && f.flags & ACK == 0)
+            .map(|(at, _)| *at)
+            .expect("a keep-alive PING");
+        assert!(
+            !frames.iter().any(|(_, f)| f.kind == HEADERS),
+            "{adapter:?}: closed before the answer"
+        );
+        assert!(
+            closed >= keep_alive && closed < keep_alive * 6,
+            "{adapter:?}: closed after {closed:?}"
+        );
+        eprintln!("{adapter:?}: dead peer: PING at {ping:?}, closed at {closed:?}");
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Requests that never finish: the request timeout (on by default).
+// ---------------------------------------------------------------------------------------
+
+#[test]
+fn the_request_timeout_is_on_by_default() {
+    assert_eq!(pactum::DEFAULT_REQUEST_TIMEOUT, Duration::from_secs(30));
+    let builder = Pipeline::builder(crate::api::handlers());
+    assert!(
+        format!("{builder:?}").contains("request_timeout: Some(30s)"),
+        "{builder:?}"
+    );
+}
+
+fn timed_app() -> Pipeline {
+    Pipeline::builder(crate::api::handlers())
+        .request_timeout(IDLE)
+        .build()
+        .expect("valid handler list")
+}
+
+/// HEADERS announcing a body that never comes: the JSON 503 at the request timeout.
+#[tokio::test]
+async fn an_h2_body_that_never_arrives_is_answered_at_the_request_timeout() {
+    for adapter in BOTH {
+        let server = start(adapter, timed_app(), support::options()).await;
+        let mut raw = raw(&server, &[]).await;
+        handshake(&mut raw).await;
+        let block = request_block(
+            "POST",
+            "/echo",
+            &[
+                ("content-type", "application/json"),
+                ("content-length", "20"),
+            ],
+        );
+        let sent = Instant::now();
+        assert!(raw.send(&frame(HEADERS, END_HEADERS, 1, &block)).await);
+        let body = loop {
+            match raw.next(Duration::from_secs(3)).await {
+                Next::Frame(f) if f.kind == DATA && f.stream == 1 => break f.payload,
+                Next::Frame(_) => {}
+                other => panic!("{adapter:?}: no answer: {other:?}"),
+            }
+        };
+        let waited = sent.elapsed();
+        assert_eq!(
+            String::from_utf8_lossy(&body),
+            r#"{"error":"Request timeout"}"#,
+            "{adapter:?}"
+        );
+        assert!(
+            waited >= IDLE * 9 / 10 && waited < IDLE * 4,
+            "{adapter:?}: answered after {waited:?}"
+        );
+        eprintln!("{adapter:?}: h2 body never sent: 503 after {waited:?}");
+    }
+}
+
+/// The same over HTTP/1.1: a `Content-Length` whose bytes never come.
+#[tokio::test]
+async fn an_http1_body_that_never_arrives_is_answered_at_the_request_timeout() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    for adapter in BOTH {
+        let server = start(adapter, timed_app(), support::options()).await;
+        let mut tcp = TcpStream::connect(server.local_addr())
+            .await
+            .expect("connect");
+        let sent = Instant::now();
+        tcp.write_all(
+            b"POST /echo HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\n\
+              content-length: 20\r\n\r\n",
+        )
+        .await
+        .expect("write");
+        let mut answer = vec![0u8; 4096];
+        let n = tokio::time::timeout(Duration::from_secs(3), tcp.read(&mut answer))
+            .await
+            .expect("answered within 3 s")
+            .expect("read");
+        let waited = sent.elapsed();
+        let answer = String::from_utf8_lossy(&answer[..n]);
+        assert!(answer.starts_with("HTTP/1.1 503"), "{adapter:?}: {answer}");
+        assert!(
+            answer.ends_with(r#"{"error":"Request timeout"}"#),
+            "{adapter:?}: {answer}"
+        );
+        assert!(
+            waited >= IDLE * 9 / 10 && waited < IDLE * 4,
+            "{adapter:?}: answered after {waited:?}"
+        );
+        eprintln!("{adapter:?}: HTTP/1.1 body never sent: 503 after {waited:?}");
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Floods h2 cuts off itself: rapid reset, CONTINUATION, oversized header lists, streams
+// past the limit.
+// ---------------------------------------------------------------------------------------
+
+/// CVE-2023-44487: HEADERS + RST_STREAM in a loop. h2 counts the streams reset before they
+/// are accepted (20 by default) and answers GOAWAY ENHANCE_YOUR_CALM.
+#[tokio::test]
+async fn rapid_reset_is_cut_off_with_a_goaway() {
+    for adapter in BOTH {
+        let server = start(adapter, app(), short()).await;
+        let mut raw = raw(&server, &[]).await;
+        handshake(&mut raw).await;
+        let mut burst = Vec::new();
+        for i in 0..1000u32 {
+            let id = 1 + 2 * i;
+            burst.extend(get(id, "/slow?ms=1000"));
+            burst.extend(rst_stream(id, CANCEL));
+        }
+        let sent = Instant::now();
+        let _ = raw.send(&burst).await; // the server may close before it is all written
+        let (frames, _) = raw.until_closed(Duration::from_secs(5)).await;
+        let closed = sent.elapsed();
+        let (_, away) = goaway(&frames).expect("a GOAWAY");
+        assert_eq!(away.code(), ENHANCE_YOUR_CALM, "{adapter:?}");
+        let last = u32::from_be_bytes(away.payload[..4].try_into().expect("4 bytes"));
+        assert!(
+            last < 2 * 100,
+            "{adapter:?}: streams up to {last} processed"
+        );
+        assert!(
+            closed < Duration::from_secs(2),
+            "{adapter:?}: closed after {closed:?}"
+        );
+        eprintln!(
+            "{adapter:?}: rapid reset: GOAWAY ENHANCE_YOUR_CALM, last stream {last} \
+             ({} streams), closed {closed:?} after the burst",
+            last.div_ceil(2)
+        );
+    }
+}
+
+/// HEADERS without END_HEADERS, then CONTINUATION frames without end: cut off after a few.
+#[tokio::test]
+async fn a_continuation_flood_is_cut_off() {
+    for adapter in BOTH {
+        let server = start(adapter, app(), short()).await;
+        let mut raw = raw(&server, &[]).await;
+        handshake(&mut raw).await;
+        let mut flood = frame(HEADERS, 0, 1, &request_block("GET", "/health", &[]));
+        let mut piece = Vec::new();
+        crate::h2_frames::field(&mut piece, "x", "y");
+        for _ in 0..10_000 {
+            flood.extend(frame(CONTINUATION, 0, 1, &piece));
+        }
+        let sent = Instant::now();
+        let _ = raw.send(&flood).await;
+        let (frames, _) = raw.until_closed(Duration::from_secs(5)).await;
+        let closed = sent.elapsed();
+        let (_, away) = goaway(&frames).expect("a GOAWAY");
+        assert_eq!(away.code(), ENHANCE_YOUR_CALM, "{adapter:?}");
+        assert!(
+            closed < Duration::from_secs(2),
+            "{adapter:?}: closed after {closed:?}"
+        );
+        eprintln!(
+            "{adapter:?}: CONTINUATION flood: GOAWAY ENHANCE_YOUR_CALM ({:?}), closed \
+             {closed:?} after it started",
+            String::from_utf8_lossy(&away.payload[8..])
+        );
+    }
+}
+
+/// A header list over the limit (64 KiB decoded, here from a 3 KB field repeated through
+/// the HPACK table: an HPACK bomb) is refused: 431, or the stream reset; the connection
+/// keeps serving.
+#[tokio::test]
+async fn an_oversized_header_list_is_refused() {
+    for adapter in BOTH {
+        let server = start(adapter, app(), short()).await;
+        let tcp = TcpStream::connect(server.local_addr())
+            .await
+            .expect("connect");
+        let (mut client, connection) = h2::client::handshake(tcp).await.expect("handshake");
+        tokio::spawn(connection);
+        let mut request = http::Request::get("http://localhost/health");
+        let big = "a".repeat(3000);
+        for _ in 0..25 {
+            request = request.header("x-big", big.as_str());
+        }
+        let (response, _) = client
+            .send_request(request.body(()).expect("request"), true)
+            .expect("sent");
+        match response.await {
+            Ok(response) => assert_eq!(response.status(), 431, "{adapter:?}"),
+            Err(error) => assert_eq!(
+                error.reason(),
+                Some(h2::Reason::REFUSED_STREAM),
+                "{adapter:?}: {error}"
+            ),
+        }
+        let mut client = client.ready().await.expect("the connection still serves");
+        let health = http::Request::get("http://localhost/health")
+            .body(())
+            .expect("request");
+        let (response, _) = client.send_request(health, true).expect("sent");
+        assert_eq!(response.await.expect("answered").status(), 200);
+    }
+}
+
+/// The server allows 200 concurrent streams (SETTINGS_MAX_CONCURRENT_STREAMS); a client that
+/// opens more gets REFUSED_STREAM for each one past it, and the 200 answered.
+#[tokio::test]
+async fn streams_past_the_concurrency_limit_are_refused() {
+    for adapter in BOTH {
+        let server = start(adapter, app(), short()).await;
+        let mut raw = raw(&server, &[]).await;
+        let settings = handshake(&mut raw).await;
+        let max_streams = settings
+            .chunks(6)
+            .find(|s| s[..2] == [0, 3])
+            .map(|s| u32::from_be_bytes(s[2..6].try_into().expect("4 bytes")));
+        assert_eq!(max_streams, Some(200), "{adapter:?}");
+        let mut burst = Vec::new();
+        for i in 0..210u32 {
+            burst.extend(get(1 + 2 * i, "/slow?ms=300"));
+        }
+        assert!(raw.send(&burst).await);
+        let (mut answered, mut refused) = (0, 0);
+        while answered + refused < 210 {
+            match raw.next(Duration::from_secs(5)).await {
+                Next::Frame(f) if f.kind == HEADERS => answered += 1,
+                Next::Frame(f) if f.kind == RST_STREAM => {
+                    assert_eq!(f.code(), REFUSED_STREAM, "{adapter:?}");
+                    refused += 1;
+                }
+                Next::Frame(_) => {}
+                other => panic!("{adapter:?}: {answered} answered, {refused} refused: {other:?}"),
+            }
+        }
+        assert_eq!((answered, refused), (200, 10), "{adapter:?}");
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// PING and SETTINGS floods: answered in full (h2 has no rate limit for them), one at a time.
+// ---------------------------------------------------------------------------------------
+
+/// h2 0.4 answers every PING and SETTINGS frame and cuts neither off; it holds one pending
+/// answer at a time and reads no further frame until it is written, so a client that does
+/// not read stops being read. Bounded here in count (50,000 of each) and time; the figures
+/// are printed.
+#[tokio::test]
+async fn ping_and_settings_floods_are_answered_one_at_a_time() {
+    const FLOOD: usize = 50_000;
+    const BATCH: usize = 1_000;
+    for adapter in BOTH {
+        let server = start(adapter, app(), short()).await;
+        for (name, kind, payload) in [("PING", PING, &[7u8; 8][..]), ("SETTINGS", SETTINGS, &[])] {
+            let mut raw = raw(&server, &[]).await;
+            handshake(&mut raw).await;
+            let one = frame(kind, 0, 0, payload);
+            let batch = one.repeat(BATCH);
+            let (rss, cpu, started) = (rss_kib(), cpu_time(), Instant::now());
+            let mut acks = 0;
+            for _ in 0..FLOOD / BATCH {
+                assert!(raw.send(&batch).await, "{adapter:?}: {name} flood cut off");
+                let mut in_batch = 0;
+                while in_batch < BATCH {
+                    match raw.next(Duration::from_secs(5)).await {
+                        Next::Frame(f) if f.kind == kind && f.flags & ACK != 0 => in_batch += 1,
+                        Next::Frame(_) => {}
+                        other => panic!("{adapter:?}: {name} flood: {other:?} after {acks}"),
+                    }
+                }
+                acks += in_batch;
+            }
+            let (took, cpu, grown) = (
+                started.elapsed(),
+                cpu_time().saturating_sub(cpu),
+                rss_kib().saturating_sub(rss),
+            );
+            assert_eq!(acks, FLOOD);
+            assert!(grown < 32 * 1024, "{adapter:?}: RSS grew by {grown} KiB");
+            // Still served afterwards.
+            assert!(raw.send(&get(1, "/health")).await);
+            loop {
+                match raw.next(Duration::from_secs(2)).await {
+                    Next::Frame(f) if f.kind == HEADERS && f.stream == 1 => break,
+                    Next::Frame(_) => {}
+                    other => panic!("{adapter:?}: not served after the flood: {other:?}"),
+                }
+            }
+            eprintln!(
+                "{adapter:?}: {FLOOD} {name} frames: all acknowledged in {took:?}, \
+                 {cpu:?} CPU (client and server), RSS +{grown} KiB"
+            );
+        }
+    }
+}
