@@ -301,3 +301,35 @@ async fn a_services_bare_answer_is_left_alone() {
     let own = answer(&app, b"GARBAGE\r\n\r\n").await;
     assert_json_answer("serve_service", &own, 400, &json!({"error": "Bad request"}));
 }
+
+/// What cannot carry the body: over HTTP/2, a header list past `max_head_bytes` is refused by
+/// h2 itself, inside its stream state, before hyper or the service sees a request — a HEADERS
+/// frame with `:status 431` and END_STREAM, no content type, no body (h2 0.4
+/// `Streams::recv_headers`, `RecvHeaderBlockError::Oversize`). Pinned here; the README says so.
+#[tokio::test]
+async fn the_http2_431_has_no_body() {
+    for app in [support::native().await, support::warp().await] {
+        let tcp = tokio::net::TcpStream::connect(app.addr).await.unwrap();
+        let (client, connection) = h2::client::handshake(tcp).await.expect("handshake");
+        tokio::spawn(connection);
+        let mut client = client.ready().await.expect("ready");
+        let mut request = http::Request::get(format!("http://{}/health", app.addr));
+        for i in 0..70 {
+            request = request.header(format!("x-h{i}"), "a".repeat(1000));
+        }
+        let (response, _) = client
+            .send_request(request.body(()).unwrap(), true)
+            .expect("sent");
+        let response = response.await.expect("an answer");
+        assert_eq!(response.status(), 431);
+        assert!(response.headers().get("content-type").is_none());
+        assert!(response.body().is_end_stream(), "HEADERS with END_STREAM");
+        // The connection keeps serving.
+        let mut client = client.ready().await.expect("still serving");
+        let health = http::Request::get(format!("http://{}/health", app.addr));
+        let (response, _) = client
+            .send_request(health.body(()).unwrap(), true)
+            .expect("sent");
+        assert_eq!(response.await.expect("answered").status(), 200);
+    }
+}
