@@ -144,6 +144,28 @@ async fn a_silent_h2_connection_gets_a_goaway_at_the_idle_timeout_then_is_closed
     }
 }
 
+/// A HEADERS frame never finished (no END_HEADERS, no CONTINUATION): no stream is open
+/// yet, so the connection is idle: a GOAWAY at the idle timeout, then closed.
+#[tokio::test]
+async fn an_unfinished_header_block_is_closed_as_idle() {
+    for adapter in BOTH {
+        let server = start(adapter, app(), short()).await;
+        let mut raw = raw(&server, &[]).await;
+        handshake(&mut raw).await;
+        let block = request_block("GET", "/health", &[]);
+        assert!(raw.send(&frame(HEADERS, 0, 1, &block)).await);
+        let (frames, closed) = raw.until_closed(Duration::from_secs(5)).await;
+        let (at, _) = goaway(&frames).expect("a GOAWAY");
+        assert!(at >= IDLE * 9 / 10, "{adapter:?}: GOAWAY at {at:?}");
+        assert!(closed < IDLE * 5, "{adapter:?}: closed after {closed:?}");
+        assert!(
+            !frames.iter().any(|(_, f)| f.kind == HEADERS),
+            "{adapter:?}: answered"
+        );
+        eprintln!("{adapter:?}: unfinished HEADERS: GOAWAY at {at:?}, closed at {closed:?}");
+    }
+}
+
 /// A client that answers the GOAWAY's PING (the `h2` crate) is closed at the idle timeout,
 /// counted from its last answer.
 #[tokio::test]
