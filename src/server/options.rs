@@ -150,6 +150,9 @@ impl ServerOptions {
     /// preface, is closed) and, on HTTP/1.1, the end of the previous answer (an idle
     /// keep-alive connection is closed). A request being handled is never cut by it, however
     /// long it takes. Kept per connection: one timer, moved only when it fires early.
+    ///
+    /// It is also the TLS handshake timeout (10 s when `None`), and the HTTP/2 idle timeout
+    /// unless [`http2_idle_timeout`](Self::http2_idle_timeout) sets one.
     pub fn header_read_timeout(mut self, timeout: impl Into<Option<Duration>>) -> Self {
         self.header_read_timeout = timeout.into();
         self
