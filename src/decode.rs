@@ -82,7 +82,7 @@ pub(crate) fn query<Q: Slot>(raw: Option<&str>) -> Result<Q, Error> {
     // The usual query, read straight from its pairs; anything else, and every refusal, by
     // serde_qs (`flat_query`).
     if let Some(pairs) = flat_query::split(raw) {
-        if let Ok(value) = Q::deserialize(TextMap::<serde::de::value::Error, _>::new(&pairs)) {
+        if let Ok(value) = Q::deserialize(TextMap::<serde::de::value::Error, _, _>::new(&pairs)) {
             return validated(value);
         }
     }
@@ -116,7 +116,7 @@ pub(crate) fn params<P: Slot>(raw: &RawParams) -> Result<P, Error> {
     if let Some(refused) = &raw.refused {
         return Err(shape_error(refused.clone()));
     }
-    let text = || TextMap::<serde::de::value::Error>::new(&raw.pairs);
+    let text = || TextMap::<serde::de::value::Error, _, _>::new(&raw.pairs);
     if let Ok(value) = P::deserialize(text()) {
         return validated(value);
     }

@@ -15,20 +15,39 @@ const MAX_PAIRS: usize = 16;
 /// The decoded pairs of a flat query, or `None` when `serde_qs` must read it.
 pub(crate) fn split(query: &str) -> Option<Vec<(Cow<'_, str>, Cow<'_, str>)>> {
     let mut pairs: Vec<(Cow<'_, str>, Cow<'_, str>)> = Vec::new();
-    for pair in query.split('&') {
-        if pair.is_empty() {
-            continue;
+    let bytes = query.as_bytes();
+    let mut start = 0;
+    while start < bytes.len() {
+        // One pass over the pair: where it ends, where its `=` is, whether it is encoded.
+        let (mut end, mut equals, mut encoded) = (start, None, false);
+        while end < bytes.len() {
+            match bytes[end] {
+                b'&' => break,
+                b'=' if equals.is_none() => equals = Some(end),
+                b'+' | b'%' => encoded = true,
+                _ => {}
+            }
+            end += 1;
         }
-        // `serde_qs` reads `key` (no `=`) and `key=` as their own kinds of value.
-        let (key, value) = pair.split_once('=')?;
-        if value.is_empty() || pairs.len() == MAX_PAIRS {
-            return None;
+        if end > start {
+            // `serde_qs` reads `key` (no `=`) and `key=` as their own kinds of value.
+            let equals = equals?;
+            if equals + 1 == end || pairs.len() == MAX_PAIRS {
+                return None;
+            }
+            let (key, value) = (&query[start..equals], &query[equals + 1..end]);
+            let (key, value) = if encoded {
+                (decode(key)?, decode(value)?)
+            } else {
+                (Cow::Borrowed(key), Cow::Borrowed(value))
+            };
+            let nested = key.bytes().any(|b| b == b'[' || b == b']');
+            if key.is_empty() || nested || pairs.iter().any(|(k, _)| *k == key) {
+                return None;
+            }
+            pairs.push((key, value));
         }
-        let key = decode(key)?;
-        if key.is_empty() || key.contains(['[', ']']) || pairs.iter().any(|(k, _)| *k == key) {
-            return None;
-        }
-        pairs.push((key, decode(value)?));
+        start = end + 1;
     }
     Some(pairs)
 }
@@ -36,10 +55,10 @@ pub(crate) fn split(query: &str) -> Option<Vec<(Cow<'_, str>, Cow<'_, str>)>> {
 /// Form decoding: `+` is a space, `%XX` a byte; `None` for a `%` without two hex digits after
 /// it or bytes that are not UTF-8.
 fn decode(text: &str) -> Option<Cow<'_, str>> {
-    if !text.contains(['+', '%']) {
+    let bytes = text.as_bytes();
+    if !bytes.iter().any(|&b| b == b'+' || b == b'%') {
         return Some(Cow::Borrowed(text));
     }
-    let bytes = text.as_bytes();
     let mut decoded = Vec::with_capacity(bytes.len());
     let mut i = 0;
     while i < bytes.len() {
@@ -169,7 +188,7 @@ mod tests {
             let Some(pairs) = super::split(query) else {
                 return;
             };
-            let Ok(fast) = T::deserialize(TextMap::<serde::de::value::Error, _>::new(&pairs))
+            let Ok(fast) = T::deserialize(TextMap::<serde::de::value::Error, _, _>::new(&pairs))
             else {
                 return;
             };

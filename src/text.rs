@@ -87,14 +87,14 @@ impl<'de, E: de::Error> Deserializer<'de> for Text<'de, E> {
 
 /// Names and values as a map from name to [`Text`] value, in their order: path params, or a
 /// flat query's pairs.
-pub(crate) struct TextMap<'a, E, S = String> {
-    pairs: std::slice::Iter<'a, (S, S)>,
+pub(crate) struct TextMap<'a, E, N = String, T = String> {
+    pairs: std::slice::Iter<'a, (N, T)>,
     value: Option<&'a str>,
     error: PhantomData<E>,
 }
 
-impl<'a, E, S> TextMap<'a, E, S> {
-    pub(crate) fn new(pairs: &'a [(S, S)]) -> Self {
+impl<'a, E, N, T> TextMap<'a, E, N, T> {
+    pub(crate) fn new(pairs: &'a [(N, T)]) -> Self {
         Self {
             pairs: pairs.iter(),
             value: None,
@@ -103,7 +103,12 @@ impl<'a, E, S> TextMap<'a, E, S> {
     }
 }
 
-impl<'de, E: de::Error, S: AsRef<str>> Deserializer<'de> for TextMap<'de, E, S> {
+impl<'de, E, N, T> Deserializer<'de> for TextMap<'de, E, N, T>
+where
+    E: de::Error,
+    N: AsRef<str>,
+    T: AsRef<str>,
+{
     type Error = E;
 
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, E> {
@@ -117,13 +122,18 @@ impl<'de, E: de::Error, S: AsRef<str>> Deserializer<'de> for TextMap<'de, E, S> 
     }
 }
 
-impl<'de, E: de::Error, S: AsRef<str>> de::MapAccess<'de> for TextMap<'de, E, S> {
+impl<'de, E, N, T> de::MapAccess<'de> for TextMap<'de, E, N, T>
+where
+    E: de::Error,
+    N: AsRef<str>,
+    T: AsRef<str>,
+{
     type Error = E;
 
-    fn next_key_seed<K: de::DeserializeSeed<'de>>(
+    fn next_key_seed<S: de::DeserializeSeed<'de>>(
         &mut self,
-        seed: K,
-    ) -> Result<Option<K::Value>, E> {
+        seed: S,
+    ) -> Result<Option<S::Value>, E> {
         let Some((name, value)) = self.pairs.next() else {
             return Ok(None);
         };
@@ -132,7 +142,7 @@ impl<'de, E: de::Error, S: AsRef<str>> de::MapAccess<'de> for TextMap<'de, E, S>
             .map(Some)
     }
 
-    fn next_value_seed<V: de::DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, E> {
+    fn next_value_seed<S: de::DeserializeSeed<'de>>(&mut self, seed: S) -> Result<S::Value, E> {
         match self.value.take() {
             Some(value) => seed.deserialize(Text::new(value)),
             None => Err(de::Error::custom("value requested before its key")),

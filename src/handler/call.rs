@@ -30,11 +30,14 @@ pub(super) struct Bound<F> {
     pub(super) spec: Arc<EndpointSpec>,
 }
 
+/// The contract's types, carried without being held.
+type Types<P, Q, B, R> = PhantomData<fn(Ctx<P, Q, B>) -> R>;
+
 /// A [`Bound`] function as the pipeline calls it: with its contract's types, which routing
 /// erased.
 struct Typed<F, P, Q, B, R> {
     bound: Arc<Bound<F>>,
-    types: PhantomData<fn(Ctx<P, Q, B>) -> R>,
+    types: Types<P, Q, B, R>,
 }
 
 /// What a [`Handler`](super::Handler) holds: its function, called directly

@@ -25,6 +25,8 @@ pub(crate) struct RouteTable {
 
 pub(crate) struct RouteEntry {
     pub(crate) template: Arc<str>,
+    /// The names of its params, in route order (the radix tree's order too).
+    param_names: Vec<Arc<str>>,
     /// The route ends in a catch-all whose segments are checked (no empty, `.` or `..`).
     pub(crate) checks_tail: bool,
     pub(crate) methods: Vec<MethodEntry>,
@@ -101,6 +103,7 @@ impl RouteTable {
                     by_path.insert(key, routes.len());
                     routes.push(RouteEntry {
                         template: Arc::from(spec.route.as_str()),
+                        param_names: spec.route.param_names().map(Arc::from).collect(),
                         checks_tail: spec.route.checks_tail(),
                         methods: Vec::new(),
                         allow: HeaderValue::from_static(""),
@@ -162,7 +165,7 @@ impl RouteTable {
             Target::MethodNotAllowed
         };
         let params = match (target, found) {
-            (Target::Handler(_), Some(found)) => decode_params(&found, entry.checks_tail),
+            (Target::Handler(_), Some(found)) => decode_params(&found, entry),
             _ => RawParams::default(),
         };
         Some(Routed {
@@ -177,13 +180,13 @@ impl RouteTable {
 /// Percent-decodes matched params. A value that is not UTF-8 once decoded, or a checked
 /// catch-all (the last param) with an empty, `.` or `..` segment, is kept (lossily) and
 /// marked refused: the 400 comes when the params are deserialised.
-fn decode_params(matched: &matchit::Params<'_, '_>, checks_tail: bool) -> RawParams {
+fn decode_params(matched: &matchit::Params<'_, '_>, entry: &RouteEntry) -> RawParams {
     let mut raw = RawParams {
         pairs: Vec::with_capacity(matched.len()),
         refused: None,
     };
     let last = matched.len().saturating_sub(1);
-    for (index, (name, value)) in matched.iter().enumerate() {
+    for (index, ((_, value), name)) in matched.iter().zip(&entry.param_names).enumerate() {
         let decoded = match percent_decode_str(value).decode_utf8() {
             Ok(decoded) => decoded.into_owned(),
             Err(_) => {
@@ -191,15 +194,14 @@ fn decode_params(matched: &matchit::Params<'_, '_>, checks_tail: bool) -> RawPar
                 percent_decode_str(value).decode_utf8_lossy().into_owned()
             }
         };
-        if checks_tail && index == last && has_dot_segment(&decoded) {
+        if entry.checks_tail && index == last && has_dot_segment(&decoded) {
             raw.refuse(name, "must not have an empty, `.` or `..` segment");
         }
-        raw.pairs.push((name.to_owned(), decoded));
+        raw.pairs.push((Arc::clone(name), decoded));
     }
     raw
 }
 
-/// A path with an empty, `.` or `..` segment, once decoded (so `%2e%2e` and `a%2F..` count).
 fn has_dot_segment(path: &str) -> bool {
     path.split('/')
         .any(|segment| matches!(segment, "" | "." | ".."))

@@ -98,7 +98,8 @@ impl Request {
 /// with a 400 when it deserialises the params, after middleware.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct RawParams {
-    pub(crate) pairs: Vec<(String, String)>,
+    /// Names shared with the route table; values decoded.
+    pub(crate) pairs: Vec<(Arc<str>, String)>,
     /// Why routing refused a value: answered 400 when the params are deserialised.
     pub(crate) refused: Option<Detail>,
 }
@@ -108,13 +109,13 @@ impl RawParams {
     pub fn get(&self, name: &str) -> Option<&str> {
         self.pairs
             .iter()
-            .find(|(n, _)| n == name)
+            .find(|(n, _)| **n == *name)
             .map(|(_, v)| v.as_str())
     }
 
     /// The (name, value) pairs in route order.
     pub fn iter(&self) -> impl Iterator<Item = (&str, &str)> {
-        self.pairs.iter().map(|(n, v)| (n.as_str(), v.as_str()))
+        self.pairs.iter().map(|(n, v)| (&**n, v.as_str()))
     }
 
     /// Marks `name`'s value refused (the first reason is kept).
