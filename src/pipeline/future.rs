@@ -107,6 +107,7 @@ pub(crate) struct Handled {
 impl Future for Handled {
     type Output = Response;
 
+    #[inline]
     fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Response> {
         let this = &mut *self;
         let result = match &mut this.dispatched {

@@ -311,8 +311,13 @@ impl Pipeline {
                         body,
                         body_limit: method.body_limit,
                     };
-                    let next = Next::new(Arc::clone(&method.chain), Arc::clone(&method.handler));
-                    Work::Run(CatchPanic::new(|| next.run(request)))
+                    let handler = Arc::clone(&method.handler);
+                    Work::Run(if method.chain.is_empty() {
+                        CatchPanic::new(|| handler.call(request))
+                    } else {
+                        let next = Next::new(Arc::clone(&method.chain), handler);
+                        CatchPanic::new(|| next.run(request))
+                    })
                 }
             }
         };
@@ -337,6 +342,7 @@ impl Pipeline {
     }
 
     /// [`Pipeline::handle`]'s future, nameable (the native service holds it unboxed).
+    #[inline]
     pub(crate) fn handled(&self, request: http::Request<Body>) -> Handled {
         let mode = AnswerMode::of(request.method());
         let dispatched = match self.route(request.method(), request.uri().path()) {
@@ -356,6 +362,7 @@ impl Pipeline {
     /// The answer to a request: the response, or the error formatted by
     /// [`Pipeline::error_response`]; with [`AnswerMode::HeadersOnly`] (a `HEAD` request, as
     /// [`Routed::answer_mode`] says), headers and length without the body.
+    #[inline]
     pub fn answer(&self, mode: AnswerMode, result: Result<Response, Error>) -> Response {
         let mut response = result.unwrap_or_else(|error| self.error_response(&error));
         if mode == AnswerMode::HeadersOnly {
