@@ -4,6 +4,7 @@
 mod catch_panic;
 mod deadline;
 mod future;
+mod path_index;
 mod table;
 
 use std::fmt;

@@ -6,8 +6,8 @@ use std::sync::Arc;
 use http::header::HeaderValue;
 use http::Method;
 use percent_encoding::percent_decode_str;
-use rustc_hash::FxHashMap;
 
+use super::path_index::PathIndex;
 use super::AnswerMode;
 use crate::error::ConfigError;
 use crate::handler::AnyHandler;
@@ -16,10 +16,7 @@ use crate::request::CallHandler;
 use crate::request::RawParams;
 
 pub(crate) struct RouteTable {
-    /// Routes without params, by their exact path: found by one hash, however many routes.
-    /// (Fx: a fast hash; its keys are the server's own routes, a client only probes them.)
-    exact: FxHashMap<Box<str>, usize>,
-    matcher: matchit::Router<usize>,
+    paths: PathIndex,
     pub(crate) routes: Vec<RouteEntry>,
 }
 
@@ -80,8 +77,7 @@ impl RouteTable {
     ) -> Result<Self, ConfigError> {
         let mut routes: Vec<RouteEntry> = Vec::new();
         let mut by_path: HashMap<String, usize> = HashMap::new();
-        let mut exact = FxHashMap::default();
-        let mut matcher = matchit::Router::new();
+        let mut paths = PathIndex::default();
         for AnyHandler {
             spec,
             call: handler,
@@ -91,15 +87,12 @@ impl RouteTable {
             let index = match by_path.get(&key) {
                 Some(&index) => index,
                 None => {
-                    matcher.insert(key.clone(), routes.len()).map_err(|e| {
+                    paths.insert(&spec.route, &key, routes.len()).map_err(|e| {
                         ConfigError::ConflictingRoutes {
                             route: spec.route.to_string(),
                             reason: e.to_string(),
                         }
                     })?;
-                    if spec.route.param_names().next().is_none() {
-                        exact.insert(Box::from(spec.route.as_str()), routes.len());
-                    }
                     by_path.insert(key, routes.len());
                     routes.push(RouteEntry {
                         template: Arc::from(spec.route.as_str()),
@@ -133,23 +126,13 @@ impl RouteTable {
         for entry in &mut routes {
             entry.allow = allow_header(&entry.methods);
         }
-        Ok(Self {
-            exact,
-            matcher,
-            routes,
-        })
+        Ok(Self { paths, routes })
     }
 
     /// Finds the route for `path` and what serves `method` there; `None` when no route has
     /// this path. Params come back percent-decoded.
     pub(crate) fn lookup(&self, method: &Method, path: &str) -> Option<Routed> {
-        let (route, found) = match self.exact.get(path) {
-            Some(&route) => (route, None),
-            None => {
-                let found = self.matcher.at(path).ok()?;
-                (*found.value, Some(found.params))
-            }
-        };
+        let (route, found) = self.paths.at(path)?;
         let entry = &self.routes[route];
         let position = |m: &Method| entry.methods.iter().position(|e| e.method == *m);
         let target = if let Some(index) = position(method) {
