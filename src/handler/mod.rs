@@ -225,7 +225,9 @@ mod tests {
     /// request's head gets bigger.
     #[test]
     fn a_handler_future_is_small() {
-        let endpoint = crate::Endpoint::get(route::static_path("/x")).build().unwrap();
+        let endpoint = crate::Endpoint::get(route::static_path("/x"))
+            .build()
+            .unwrap();
         let handler = super::handler(endpoint, |_| async { Ok(crate::NoContent) });
         let future = super::AnyHandler::from(handler).call.call(Request::probe());
         assert!(std::mem::size_of_val(&*future) < 1024);
