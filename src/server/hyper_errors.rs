@@ -46,11 +46,18 @@ impl ErrorAnswers {
         Self(Some(pipeline.clone()))
     }
 
+    /// The formatter's answer; the built-in one if it panics (logged).
     fn response(&self, error: &Error) -> Response {
-        match &self.0 {
-            Some(pipeline) => pipeline.error_response(error),
-            None => error.to_response(),
-        }
+        let Some(pipeline) = &self.0 else {
+            return error.to_response();
+        };
+        let formatted = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            pipeline.error_response(error)
+        }));
+        formatted.unwrap_or_else(|_| {
+            tracing::error!("the error formatter panicked; the built-in body is sent");
+            error.to_response()
+        })
     }
 }
 
@@ -287,6 +294,21 @@ mod tests {
                  date: Mon, 23 Nov 2026 10:34:56 GMT\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
                 body.len()
             )
+        );
+    }
+
+    #[test]
+    fn a_panicking_formatter_gives_the_built_in_body() {
+        let pipeline = Pipeline::builder(Vec::new())
+            .error_formatter(|_| panic!("formatter"))
+            .build()
+            .expect("empty pipeline");
+        let answer = replacement(BARE_431, &ErrorAnswers::of(&pipeline)).expect("a 431");
+        let text = String::from_utf8(answer).expect("text");
+        assert!(text.starts_with("HTTP/1.1 431 "), "{text}");
+        assert!(
+            text.ends_with(r#"{"error":"Request header fields too large"}"#),
+            "{text}"
         );
     }
 

@@ -131,7 +131,9 @@ pub async fn shutdown_signal() {
 
 /// Serves an application — a handler list, or a [`Pipeline`](crate::Pipeline) (or its builder) with its
 /// settings — on hyper 1.x with the connection settings of `options`: HTTP/1.1 (keep-alive,
-/// pipelining) and HTTP/2 (h2c, or ALPN with TLS).
+/// pipelining) and HTTP/2 (h2c, or ALPN with TLS). The answers hyper gives itself to an
+/// HTTP/1.1 head it cannot parse or that is over the limits (400, 431, 414) go through the
+/// pipeline's error formatter too.
 ///
 /// Resolves once the socket is bound (after `on_listen` ran), with a handle to stop it.
 ///
@@ -172,7 +174,9 @@ pub async fn serve(
 /// (header read timeout, head and header-count limits, graceful shutdown, TLS).
 ///
 /// This is how another framework's service (a warp filter, an axum router, a
-/// [`PactumService`] wrapped in tower-http layers) gets the same protection.
+/// [`PactumService`] wrapped in tower-http layers) gets the same protection. The answers hyper
+/// gives itself to an HTTP/1.1 head it cannot parse or that is over the limits (400, 431, 414)
+/// carry the built-in JSON error body (`{"error": "Bad request"}`, …).
 ///
 /// # Errors
 ///
