@@ -441,3 +441,26 @@ async fn garbage_and_plain_http_on_the_tls_port_are_closed_at_once() {
         assert_eq!(response.status(), 200);
     }
 }
+
+/// Over TLS too, the answers hyper writes itself carry the JSON error body (the connection's
+/// IO is then the TLS stream), on the native server and `pactum_warp::serve`.
+#[tokio::test]
+async fn hypers_own_answers_over_tls_carry_the_json_body() {
+    use crate::hyper_answers::RawAnswer;
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let pki = pki();
+    for server in https_servers(&pki, options).await {
+        let mut tls = tls_handshake(&pki, server.local_addr(), b"http/1.1").await;
+        tls.write_all(b"GET / HTTP/1.1\r\nbad header\r\n\r\n")
+            .await
+            .expect("write");
+        let mut raw = Vec::new();
+        // Read until the close (its error, if any: no close_notify, is not the point here).
+        let _ = tokio::time::timeout(Duration::from_secs(5), tls.read_to_end(&mut raw)).await;
+        let (answer, _) = RawAnswer::parse(&raw)
+            .unwrap_or_else(|| panic!("no whole answer: {}", String::from_utf8_lossy(&raw)));
+        assert_eq!(answer.status, 400, "{answer:?}");
+        assert_eq!(answer.header("connection"), Some("close"));
+        assert_eq!(answer.json(), Some(json!({"error": "Bad request"})));
+    }
+}
