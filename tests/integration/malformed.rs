@@ -60,6 +60,7 @@ impl Tally {
         self.reset += other.reset;
         self.failed += other.failed;
         self.failures.extend(other.failures);
+        self.failures.truncate(20);
     }
 
     /// Checks one answer: a 4xx with the JSON error body, or a success; never a 5xx.
