@@ -59,13 +59,11 @@ pub struct Handler<P, Q, B, R> {
 /// # }
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-pub fn handler<P: 'static, Q: 'static, B: 'static, R: 'static, F, Fut>(
-    endpoint: Endpoint<P, Q, B, R>,
-    f: F,
-) -> Handler<P, Q, B, R>
+pub fn handler<P, Q, B, R, F, Fut>(endpoint: Endpoint<P, Q, B, R>, f: F) -> Handler<P, Q, B, R>
 where
     F: Fn(Ctx<P, Q, B>) -> Fut + Send + Sync + 'static,
     Fut: HandlerFuture<R>,
+    (P, Q, B, R): 'static,
 {
     let spec = Arc::clone(endpoint.spec());
     Handler {
