@@ -348,6 +348,7 @@ impl<S: Servable> Connection<S> {
         // HTTP/2: the streams being worked on, for the idle timeout (`idle.rs`).
         let streams = Arc::new(Streams::default());
         let http2 = Arc::clone(&streams);
+        let draining = Arc::clone(&shutdown);
         let hyper_service =
             hyper::service::service_fn(move |mut request: http::Request<Incoming>| {
                 if secure {
@@ -357,9 +358,12 @@ impl<S: Servable> Connection<S> {
                 let guard = InFlightGuard::new(&in_flight);
                 let stream =
                     (request.version() == http::Version::HTTP_2).then(|| StreamGuard::new(&http2));
+                let draining = Arc::clone(&draining);
+                let version = request.version();
                 async move {
                     poll_fn(|cx| service.poll_ready(cx)).await?;
-                    let response = service.call(request).await?;
+                    let mut response = service.call(request).await?;
+                    draining.mark_last(version, &mut response);
                     Ok::<_, S::Error>(response.map(|body| Counted {
                         body: Tracked::new(body, stream),
                         _guard: guard,

@@ -16,6 +16,7 @@ use std::sync::Arc;
 use std::task::{Context, Poll};
 use std::time::Duration;
 
+use http::header::{HeaderValue, CONNECTION};
 use hyper_util::server::graceful::GracefulConnection;
 use tokio::sync::futures::OwnedNotified;
 use tokio::sync::Notify;
@@ -27,6 +28,10 @@ const RUNNING: u8 = 0;
 const DRAINING: u8 = 1;
 /// The deadline passed: connections close now.
 const FORCED: u8 = 2;
+
+/// How long a draining HTTP/1 connection stays open for its client's next request, which is
+/// answered with `connection: close`, before it is closed while idle.
+const IDLE_CLOSE_AFTER: Duration = Duration::from_secs(1);
 
 /// The shutdown state shared by the accept loop and every connection.
 #[derive(Debug, Default)]
@@ -52,6 +57,7 @@ impl Shutdown {
             notified: Arc::clone(&self.changed).notified_owned(),
             registered: false,
             seen: RUNNING,
+            idle_close: None,
             _open: Open(Arc::clone(self)),
         }
     }
@@ -76,6 +82,16 @@ impl Shutdown {
             self.set(FORCED);
         }
         finished
+    }
+
+    /// While draining, an HTTP/1 response closes its connection (`connection: close`): the
+    /// client reads that it must not send on it again, and closes it itself.
+    pub(crate) fn mark_last<B>(&self, version: http::Version, response: &mut http::Response<B>) {
+        if self.state.load(Ordering::Acquire) != RUNNING && version <= http::Version::HTTP_11 {
+            response
+                .headers_mut()
+                .insert(CONNECTION, HeaderValue::from_static("close"));
+        }
     }
 
     fn set(&self, state: u8) {
@@ -106,6 +122,7 @@ pin_project_lite::pin_project! {
         notified: OwnedNotified,
         registered: bool,
         seen: u8,
+        idle_close: Option<Pin<Box<tokio::time::Sleep>>>,
         _open: Open,
     }
 }
@@ -127,11 +144,20 @@ impl<C: GracefulConnection> Future for Drain<C> {
             if state == FORCED {
                 return Poll::Ready(Ok(()));
             }
-            this.connection.as_mut().graceful_shutdown();
+            // Not closed yet: an idle HTTP/1 connection closed now races with the request its
+            // client may be writing to it (lost, or a 502 from a proxy). It keeps serving, each
+            // answer with `connection: close`, and is closed if still open after a while.
+            *this.idle_close = Some(Box::pin(tokio::time::sleep(IDLE_CLOSE_AFTER)));
             // Registered again, for the next change.
             this.notified
                 .set(Arc::clone(&this._open.0.changed).notified_owned());
             let _ = this.notified.as_mut().poll(cx);
+        }
+        if let Some(idle_close) = this.idle_close.as_mut() {
+            if idle_close.as_mut().poll(cx).is_ready() {
+                *this.idle_close = None;
+                this.connection.as_mut().graceful_shutdown();
+            }
         }
         let polled = this.connection.as_mut().poll(cx);
         if polled.is_pending() && this.streams.take_idle() {
@@ -139,5 +165,77 @@ impl<C: GracefulConnection> Future for Drain<C> {
             return this.connection.poll(cx);
         }
         polled
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Instant;
+
+    use bytes::Bytes;
+    use http_body_util::Full;
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    use tokio::net::TcpStream;
+
+    use super::*;
+    use crate::server::{serve_service, Server, ServerOptions};
+
+    async fn server() -> Server {
+        let ok = tower::service_fn(|_: http::Request<hyper::body::Incoming>| async {
+            Ok::<_, std::convert::Infallible>(http::Response::new(Full::new(Bytes::from("ok"))))
+        });
+        serve_service(ok, ServerOptions::new().hostname("127.0.0.1").port(0))
+            .await
+            .expect("bind")
+    }
+
+    /// Sends one request and reads its answer's head (the body is `ok`).
+    async fn get(stream: &mut TcpStream) -> String {
+        stream
+            .write_all(b"GET / HTTP/1.1\r\nhost: x\r\n\r\n")
+            .await
+            .unwrap();
+        let mut answer = Vec::new();
+        while !answer.ends_with(b"\r\n\r\nok") {
+            let mut buf = [0; 512];
+            let n = stream.read(&mut buf).await.unwrap();
+            assert!(n > 0, "closed before the answer: {answer:?}");
+            answer.extend_from_slice(&buf[..n]);
+        }
+        String::from_utf8(answer).unwrap()
+    }
+
+    #[tokio::test]
+    async fn a_draining_connection_answers_its_next_request_and_closes() {
+        let server = server().await;
+        let mut stream = TcpStream::connect(server.local_addr()).await.unwrap();
+        assert!(!get(&mut stream).await.contains("connection: close"));
+        let shutdown = tokio::spawn(server.shutdown());
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        // Idle when the shutdown began: not closed under the request its client sends next.
+        let answer = get(&mut stream).await;
+        assert!(answer.contains("connection: close"), "{answer}");
+        assert_eq!(
+            stream.read(&mut [0; 16]).await.unwrap(),
+            0,
+            "closed after it"
+        );
+        assert!(shutdown.await.unwrap());
+    }
+
+    #[tokio::test]
+    async fn a_draining_connection_left_idle_is_closed_after_a_while() {
+        let server = server().await;
+        let mut stream = TcpStream::connect(server.local_addr()).await.unwrap();
+        get(&mut stream).await;
+        let start = Instant::now();
+        let shutdown = tokio::spawn(server.shutdown());
+        assert_eq!(stream.read(&mut [0; 16]).await.unwrap(), 0);
+        let took = start.elapsed();
+        assert!(
+            took >= IDLE_CLOSE_AFTER - Duration::from_millis(50) && took < IDLE_CLOSE_AFTER * 3,
+            "closed after {took:?}"
+        );
+        assert!(shutdown.await.unwrap());
     }
 }
