@@ -184,17 +184,10 @@ impl<I> HeadDeadline<I> {
 
     /// On HTTP/2: no deadline while a stream is being worked on; the idle timeout from when
     /// none is.
+    #[inline]
     fn track_streams(&mut self, cx: &Context<'_>) {
-        if self.protocol != Protocol::Http2 {
-            return;
-        }
-        let Some(idle) = &self.http2 else {
-            return;
-        };
-        if idle.streams.busy_or_wake(cx) {
-            self.deadline = None;
-        } else if self.deadline.is_none() {
-            self.deadline = Some(Instant::now() + idle.timeout);
+        if let (Protocol::Http2, Some(idle)) = (self.protocol, &self.http2) {
+            self.deadline = idle.deadline(cx, self.deadline);
         }
     }
 
@@ -205,18 +198,15 @@ impl<I> HeadDeadline<I> {
         if !self.overdue(cx, deadline) {
             return None;
         }
-        let message = match (&self.protocol, &self.http2) {
+        let message = match (self.protocol, &self.http2) {
             (Protocol::Http2, Some(idle)) => {
-                idle.streams.set_idle();
                 self.protocol = Protocol::Http2Closing;
-                let close = Instant::now() + idle.timeout;
+                let close = idle.shut_down();
                 self.deadline = Some(close);
                 let _ = self.overdue(cx, close);
                 return None;
             }
-            (Protocol::Http2Closing, _) => {
-                "HTTP/2 connection still open an idle timeout after its GOAWAY"
-            }
+            (Protocol::Http2Closing, _) => "HTTP/2 still open an idle timeout after its GOAWAY",
             _ => "no complete request head before the header read timeout",
         };
         Some(io::Error::new(io::ErrorKind::TimedOut, message))

@@ -14,7 +14,7 @@
 //!
 //! Each HTTP/2 stream runs on its own task, so the one that ends the last stream in flight
 //! wakes the connection's task, which then starts the idle timer. No timer per stream; on
-//! HTTP/1.1 none of this runs (one comparison per request).
+//! HTTP/1.1 none of this runs (a version comparison per request, a branch per body frame).
 
 use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -23,6 +23,7 @@ use std::task::{Context, Poll, Waker};
 use std::time::Duration;
 
 use http_body::{Body, Frame, SizeHint};
+use tokio::time::Instant;
 
 /// An HTTP/2 connection's idle timeout, and its streams.
 #[derive(Debug)]
@@ -32,6 +33,25 @@ pub(crate) struct Http2Idle {
     pub(crate) timeout: Duration,
     /// The streams the service counts.
     pub(crate) streams: Arc<Streams>,
+}
+
+impl Http2Idle {
+    /// The connection's deadline: none while a stream is being worked on (the caller's task
+    /// is then woken when the last one ends), else `current`, or the idle timeout from now.
+    pub(crate) fn deadline(&self, cx: &Context<'_>, current: Option<Instant>) -> Option<Instant> {
+        if self.streams.busy_or_wake(cx) {
+            None
+        } else {
+            current.or_else(|| Some(Instant::now() + self.timeout))
+        }
+    }
+
+    /// Idle for the timeout: the graceful shutdown is due ([`Streams::take_idle`]). Returns
+    /// when to close the connection if it is still open.
+    pub(crate) fn shut_down(&self) -> Instant {
+        self.streams.set_idle();
+        Instant::now() + self.timeout
+    }
 }
 
 /// The HTTP/2 streams of one connection the server is working on, and what its idle timeout
@@ -67,11 +87,12 @@ impl Streams {
     }
 
     /// Marks the connection idle for its timeout: its graceful shutdown is due.
-    pub(crate) fn set_idle(&self) {
+    fn set_idle(&self) {
         self.idle.store(true, Ordering::Release);
     }
 
     /// `true` once after [`set_idle`](Self::set_idle). One atomic load otherwise.
+    #[inline]
     pub(crate) fn take_idle(&self) -> bool {
         self.idle.load(Ordering::Relaxed) && self.idle.swap(false, Ordering::Acquire)
     }
