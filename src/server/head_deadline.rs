@@ -122,6 +122,9 @@ pub(crate) struct HeadDeadline<I> {
     deadline: Option<Instant>,
     /// Allocated when a read first waits with a deadline; fires at or before it.
     timer: Option<Pin<Box<Sleep>>>,
+    /// The timer was polled pending and has this connection's task to wake: while it has not
+    /// fired and fires at or before the deadline, it need not be polled again.
+    armed: bool,
     protocol: Protocol,
     requests: Arc<InFlight>,
     http2: Option<Http2Idle>,
@@ -134,6 +137,7 @@ impl<I> HeadDeadline<I> {
             timeout,
             deadline: timeout.map(|t| Instant::now() + t),
             timer: None,
+            armed: false,
             protocol: Protocol::Unknown { matched: 0 },
             requests,
             http2: None,
@@ -214,6 +218,13 @@ impl<I> HeadDeadline<I> {
 
     /// `true` once `deadline` has passed; else the task is woken when it does.
     fn overdue(&mut self, cx: &mut Context<'_>, deadline: Instant) -> bool {
+        // The usual case on a keep-alive connection: the timer armed for an earlier head
+        // fires first and wakes the task, which then moves it. No poll, no timer-wheel work.
+        if let Some(timer) = &self.timer {
+            if self.armed && timer.deadline() <= deadline && !timer.is_elapsed() {
+                return false;
+            }
+        }
         let timer = self
             .timer
             .get_or_insert_with(|| Box::pin(tokio::time::sleep_until(deadline)));
@@ -222,8 +233,10 @@ impl<I> HeadDeadline<I> {
         }
         loop {
             if timer.as_mut().poll(cx).is_pending() {
+                self.armed = true;
                 return false;
             }
+            self.armed = false;
             // Set for an earlier head: move it to this one's deadline, once.
             if Instant::now() >= deadline {
                 return true;

@@ -1,13 +1,10 @@
 //! The accept loop, per-connection serving, and the [`Server`] handle.
 
 use std::fmt;
-use std::future::poll_fn;
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
-use http::uri::Scheme;
-use hyper::body::Incoming;
 use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
 use hyper_util::server::conn::auto;
 use tokio::io::{AsyncRead, AsyncWrite};
@@ -15,9 +12,10 @@ use tokio::net::TcpListener;
 use tokio::sync::{oneshot, Semaphore};
 use tokio::task::JoinHandle;
 
-use super::head_deadline::{Counted, HeadDeadline, InFlight, InFlightGuard};
+use super::connection_service::ConnectionService;
+use super::head_deadline::{HeadDeadline, InFlight};
 use super::hyper_errors::{ErrorAnswers, HyperErrors};
-use super::idle::{Http2Idle, StreamGuard, Streams, Tracked};
+use super::idle::{Http2Idle, Streams};
 use super::options::ServerOptions;
 use super::servable::Servable;
 use super::service::PactumService;
@@ -344,32 +342,15 @@ impl<S: Servable> Connection<S> {
         } = self;
         // What the connection's head deadline needs to know: when a request is in flight.
         let requests = Arc::new(InFlight::default());
-        let in_flight = Arc::clone(&requests);
         // HTTP/2: the streams being worked on, for the idle timeout (`idle.rs`).
         let streams = Arc::new(Streams::default());
-        let http2 = Arc::clone(&streams);
-        let draining = Arc::clone(&shutdown);
-        let hyper_service =
-            hyper::service::service_fn(move |mut request: http::Request<Incoming>| {
-                if secure {
-                    request.extensions_mut().insert(Scheme::HTTPS);
-                }
-                let mut service = service.clone();
-                let guard = InFlightGuard::new(&in_flight);
-                let stream =
-                    (request.version() == http::Version::HTTP_2).then(|| StreamGuard::new(&http2));
-                let draining = Arc::clone(&draining);
-                let version = request.version();
-                async move {
-                    poll_fn(|cx| service.poll_ready(cx)).await?;
-                    let mut response = service.call(request).await?;
-                    draining.mark_last(version, &mut response);
-                    Ok::<_, S::Error>(response.map(|body| Counted {
-                        body: Tracked::new(body, stream),
-                        _guard: guard,
-                    }))
-                }
-            });
+        let hyper_service = ConnectionService {
+            service,
+            secure,
+            in_flight: Arc::clone(&requests),
+            streams: Arc::clone(&streams),
+            shutdown: Arc::clone(&shutdown),
+        };
         let io = HyperErrors::new(io, Arc::clone(&requests), answers);
         let io = HeadDeadline::new(io, header_read_timeout, requests).http2_idle(
             http2_idle_timeout.map(|timeout| Http2Idle {

@@ -16,7 +16,6 @@ use std::sync::Arc;
 use std::task::{Context, Poll};
 use std::time::Duration;
 
-use http::header::{HeaderValue, CONNECTION};
 use hyper_util::server::graceful::GracefulConnection;
 use tokio::sync::futures::OwnedNotified;
 use tokio::sync::Notify;
@@ -84,14 +83,11 @@ impl Shutdown {
         finished
     }
 
-    /// While draining, an HTTP/1 response closes its connection (`connection: close`): the
-    /// client reads that it must not send on it again, and closes it itself.
-    pub(crate) fn mark_last<B>(&self, version: http::Version, response: &mut http::Response<B>) {
-        if self.state.load(Ordering::Acquire) != RUNNING && version <= http::Version::HTTP_11 {
-            response
-                .headers_mut()
-                .insert(CONNECTION, HeaderValue::from_static("close"));
-        }
+    /// Whether an answer of `version` must close its connection (`connection: close`): on
+    /// HTTP/1 while draining, so that the client reads that it must not send on it again, and
+    /// closes it itself.
+    pub(crate) fn closes_answers(&self, version: http::Version) -> bool {
+        version <= http::Version::HTTP_11 && self.state.load(Ordering::Acquire) != RUNNING
     }
 
     fn set(&self, state: u8) {

@@ -1,0 +1,129 @@
+//! [`ConnectionService`]: what hyper calls for each request of one connection — the
+//! application's service, with the connection's bookkeeping around it: the request counted in
+//! flight until its answer is sent (the head deadline and hyper's own answers read it), its
+//! HTTP/2 stream counted (the idle timeout), `https` noted for the URL, and, once the server
+//! drains, an HTTP/1 answer marked `connection: close`.
+//!
+//! Written out rather than as a closure returning an `async` block: the future holds only the
+//! service's future and the guards (hyper moves it as it stores it), and a service that is
+//! ready at once — the pipeline's always is — is called at once.
+
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::task::{ready, Context, Poll, Waker};
+
+use http::header::{HeaderValue, CONNECTION};
+use http::uri::Scheme;
+use hyper::body::Incoming;
+
+use super::head_deadline::{Counted, InFlight, InFlightGuard};
+use super::idle::{StreamGuard, Streams, Tracked};
+use super::servable::Servable;
+use super::shutdown::Shutdown;
+use crate::error::BoxError;
+
+/// The service hyper runs on one connection.
+pub(super) struct ConnectionService<S> {
+    pub(super) service: S,
+    pub(super) secure: bool,
+    pub(super) in_flight: Arc<InFlight>,
+    pub(super) streams: Arc<Streams>,
+    pub(super) shutdown: Arc<Shutdown>,
+}
+
+impl<S: Servable> hyper::service::Service<http::Request<Incoming>> for ConnectionService<S> {
+    type Response = http::Response<Counted<Tracked<S::Body>>>;
+    type Error = BoxError;
+    type Future = Answer<S>;
+
+    fn call(&self, mut request: http::Request<Incoming>) -> Answer<S> {
+        if self.secure {
+            request.extensions_mut().insert(Scheme::HTTPS);
+        }
+        let version = request.version();
+        let stream = (version == http::Version::HTTP_2).then(|| StreamGuard::new(&self.streams));
+        let guard = InFlightGuard::new(&self.in_flight);
+        let close = self.shutdown.closes_answers(version);
+        let mut service = self.service.clone();
+        // tower's rule: ready before called. Asked here without a waker; a service not ready
+        // yet is asked again, with the task's, when the answer is polled.
+        let state = match service.poll_ready(&mut Context::from_waker(Waker::noop())) {
+            Poll::Ready(Ok(())) => State::Called {
+                future: service.call(request),
+            },
+            Poll::Ready(Err(error)) => State::Failed {
+                error: Some(error.into()),
+            },
+            Poll::Pending => State::Waiting {
+                waiting: Box::new((service, Some(request))),
+            },
+        };
+        Answer {
+            state,
+            guard: Some(guard),
+            stream,
+            close,
+        }
+    }
+}
+
+pin_project_lite::pin_project! {
+    /// The answer to one request of the connection.
+    pub(super) struct Answer<S: Servable> {
+        #[pin]
+        state: State<S>,
+        guard: Option<InFlightGuard>,
+        stream: Option<StreamGuard>,
+        close: bool,
+    }
+}
+
+pin_project_lite::pin_project! {
+    #[project = StateProj]
+    enum State<S: Servable> {
+        /// The service was not ready when called (rare: boxed, so as not to make every
+        /// answer larger).
+        Waiting { waiting: Box<(S, Option<http::Request<Incoming>>)> },
+        Called { #[pin] future: S::Future },
+        Failed { error: Option<BoxError> },
+    }
+}
+
+impl<S: Servable> Future for Answer<S> {
+    type Output = Result<http::Response<Counted<Tracked<S::Body>>>, BoxError>;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        let mut this = self.project();
+        loop {
+            match this.state.as_mut().project() {
+                StateProj::Waiting { waiting } => {
+                    let (service, request) = &mut **waiting;
+                    ready!(service.poll_ready(cx)).map_err(Into::into)?;
+                    let request = request.take().expect("`Answer` polled after completion");
+                    let future = service.call(request);
+                    this.state.set(State::Called { future });
+                }
+                StateProj::Called { future } => {
+                    let mut response = ready!(future.poll(cx)).map_err(Into::into)?;
+                    if *this.close {
+                        response
+                            .headers_mut()
+                            .insert(CONNECTION, HeaderValue::from_static("close"));
+                    }
+                    let guard = this.guard.take().expect("`Answer` polled after completion");
+                    let stream = this.stream.take();
+                    return Poll::Ready(Ok(response.map(|body| Counted {
+                        body: Tracked::new(body, stream),
+                        _guard: guard,
+                    })));
+                }
+                StateProj::Failed { error } => {
+                    return Poll::Ready(Err(error
+                        .take()
+                        .expect("`Answer` polled after completion")))
+                }
+            }
+        }
+    }
+}
