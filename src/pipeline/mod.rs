@@ -265,17 +265,18 @@ impl Pipeline {
         routed: Routed,
         request: http::Request<Body>,
     ) -> impl Future<Output = Result<Response, Error>> + Send + 'static {
-        self.dispatched(routed, request)
+        let (head, body) = request.into_parts();
+        self.dispatched(routed, head, body)
     }
 
-    fn dispatched(&self, routed: Routed, request: http::Request<Body>) -> Dispatched {
+    fn dispatched(&self, routed: Routed, head: http::request::Parts, body: Body) -> Dispatched {
         let entry = &self.inner.table.routes[routed.route];
         // Until a subscriber is set, nobody can listen: no span (it would only feed tracing's
         // `log` fallback, which records span lifecycles at trace level).
         let span = if tracing::dispatcher::has_been_set() {
             tracing::info_span!(
                 "request",
-                method = %request.method(),
+                method = %head.method,
                 route = %entry.template,
                 status = tracing::field::Empty,
                 latency_us = tracing::field::Empty,
@@ -303,10 +304,9 @@ impl Pipeline {
                     .into())),
                 Target::Handler(index) => {
                     let method = &entry.methods[index];
-                    let (parts, body) = request.into_parts();
                     let request = Request {
                         url: OnceLock::new(),
-                        head: parts,
+                        head,
                         route: Arc::clone(&entry.template),
                         params: routed.params,
                         body,
@@ -339,17 +339,18 @@ impl Pipeline {
         &self,
         request: http::Request<Body>,
     ) -> impl Future<Output = Response> + Send + 'static {
-        self.handled(request)
+        let (head, body) = request.into_parts();
+        self.handled(head, body)
     }
 
     /// [`Pipeline::handle`]'s future, nameable (the native service holds it unboxed).
     #[inline]
-    pub(crate) fn handled(&self, request: http::Request<Body>) -> Handled {
-        let mode = AnswerMode::of(request.method());
-        let dispatched = match self.route(request.method(), request.uri().path()) {
-            Some(routed) => Some(self.dispatched(routed, request)),
+    pub(crate) fn handled(&self, head: http::request::Parts, body: Body) -> Handled {
+        let mode = AnswerMode::of(&head.method);
+        let dispatched = match self.route(&head.method, head.uri.path()) {
+            Some(routed) => Some(self.dispatched(routed, head, body)),
             None => {
-                tracing::debug!(path = request.uri().path(), "no route");
+                tracing::debug!(path = head.uri.path(), "no route");
                 None
             }
         };

@@ -22,8 +22,9 @@ use std::sync::Arc;
 use std::task::{Context, Poll};
 use std::time::Duration;
 
+use bytes::Bytes;
 use http_body::{Body, Frame, SizeHint};
-use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, ReadBuf};
 use tokio::time::{Instant, Sleep};
 
 use super::idle::Http2Idle;
@@ -126,6 +127,8 @@ pub(crate) struct HeadDeadline<I> {
     /// fired and fires at or before the deadline, it need not be polled again.
     armed: bool,
     protocol: Protocol,
+    /// Bytes read to tell the protocol ([`HeadDeadline::detect`]), handed out again first.
+    replay: Bytes,
     requests: Arc<InFlight>,
     http2: Option<Http2Idle>,
 }
@@ -139,9 +142,34 @@ impl<I> HeadDeadline<I> {
             timer: None,
             armed: false,
             protocol: Protocol::Unknown { matched: 0 },
+            replay: Bytes::new(),
             requests,
             http2: None,
         }
+    }
+
+    /// Reads until the bytes received tell HTTP/2's preface from an HTTP/1 request (at most
+    /// the preface's 24 bytes; the header read timeout applies), then keeps them for the
+    /// connection's first reads. `true` for HTTP/2.
+    ///
+    /// # Errors
+    ///
+    /// The read's error, or `TimedOut` past the header read timeout.
+    pub(crate) async fn detect(&mut self) -> io::Result<bool>
+    where
+        I: AsyncRead + Unpin,
+    {
+        let mut received = [0; H2_PREFACE.len()];
+        let mut filled = 0;
+        while matches!(self.protocol, Protocol::Unknown { .. }) {
+            let read = self.read(&mut received[filled..]).await?;
+            if read == 0 {
+                break;
+            }
+            filled += read;
+        }
+        self.replay = Bytes::copy_from_slice(&received[..filled]);
+        Ok(self.protocol == Protocol::Http2)
     }
 
     /// With an HTTP/2 idle timeout: the connection's streams, and the timeout.
@@ -253,6 +281,11 @@ impl<I: AsyncRead + Unpin> AsyncRead for HeadDeadline<I> {
         buf: &mut ReadBuf<'_>,
     ) -> Poll<io::Result<()>> {
         let this = self.get_mut();
+        if !this.replay.is_empty() {
+            let n = this.replay.len().min(buf.remaining());
+            buf.put_slice(&this.replay.split_to(n));
+            return Poll::Ready(Ok(()));
+        }
         this.track_requests();
         this.track_streams(cx);
         let before = buf.filled().len();

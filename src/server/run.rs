@@ -5,8 +5,8 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
+use hyper::server::conn::{http1, http2};
 use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
-use hyper_util::server::conn::auto;
 use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::net::TcpListener;
 use tokio::sync::{oneshot, Semaphore};
@@ -202,28 +202,38 @@ pub async fn serve_service<S: Servable>(
 /// stack; past it, 431.
 const HYPER_MAX_HEADERS: usize = 100;
 
-fn connection_builder(options: &ServerOptions) -> auto::Builder<TokioExecutor> {
-    let mut builder = auto::Builder::new(TokioExecutor::new());
-    builder
-        .http1()
-        // The header read timeout is the connection's (`HeadDeadline`): hyper's own would arm
-        // a timer per request head (and defaults to 30 s once a timer is set).
-        .header_read_timeout(None)
-        .max_buf_size(options.max_head_bytes)
-        .keep_alive(options.keep_alive);
-    // 100 is hyper's own limit, parsed on the stack; setting it makes hyper allocate and fill
-    // a header array per request (~1.1k instructions), so it is only set when it differs.
-    if options.max_headers != HYPER_MAX_HEADERS {
-        builder.http1().max_headers(options.max_headers);
+/// hyper's connection settings, for each protocol. The protocol is told by the connection's
+/// first bytes ([`HeadDeadline::detect`]), as hyper-util's `auto` builder does, without its
+/// wrapper on every read.
+struct Builders {
+    http1: http1::Builder,
+    http2: http2::Builder<TokioExecutor>,
+}
+
+impl Builders {
+    fn new(options: &ServerOptions) -> Self {
+        let mut http1 = http1::Builder::new();
+        http1
+            // The header read timeout is the connection's (`HeadDeadline`): hyper's own would
+            // arm a timer per request head (and defaults to 30 s once a timer is set).
+            .header_read_timeout(None)
+            .max_buf_size(options.max_head_bytes)
+            .keep_alive(options.keep_alive);
+        // 100 is hyper's own limit, parsed on the stack; setting it makes hyper allocate and
+        // fill a header array per request (~1.1k instructions), so it is only set when it
+        // differs.
+        if options.max_headers != HYPER_MAX_HEADERS {
+            http1.max_headers(options.max_headers);
+        }
+        let mut http2 = http2::Builder::new(TokioExecutor::new());
+        http2
+            .timer(TokioTimer::new())
+            .max_header_list_size(u32::try_from(options.max_head_bytes).unwrap_or(u32::MAX))
+            .max_concurrent_streams(options.http2_max_concurrent_streams)
+            .keep_alive_interval(options.http2_keep_alive_interval)
+            .keep_alive_timeout(options.http2_keep_alive_timeout);
+        Self { http1, http2 }
     }
-    builder
-        .http2()
-        .timer(TokioTimer::new())
-        .max_header_list_size(u32::try_from(options.max_head_bytes).unwrap_or(u32::MAX))
-        .max_concurrent_streams(options.http2_max_concurrent_streams)
-        .keep_alive_interval(options.http2_keep_alive_interval)
-        .keep_alive_timeout(options.http2_keep_alive_timeout);
-    builder
 }
 
 async fn accept_loop<S: Servable>(
@@ -232,7 +242,7 @@ async fn accept_loop<S: Servable>(
     options: ServerOptions,
     mut stopped: oneshot::Receiver<()>,
 ) -> bool {
-    let builder = Arc::new(connection_builder(&options));
+    let builders = Arc::new(Builders::new(&options));
     let shutdown = Arc::new(Shutdown::default());
     let limit = options.max_connections.map(|n| Arc::new(Semaphore::new(n)));
     #[cfg(feature = "tls")]
@@ -276,7 +286,7 @@ async fn accept_loop<S: Servable>(
         };
         let _ = stream.set_nodelay(true);
         let connection = Connection {
-            builder: Arc::clone(&builder),
+            builders: Arc::clone(&builders),
             service: service.clone(),
             secure,
             header_read_timeout: options.header_read_timeout,
@@ -315,7 +325,7 @@ async fn accept_loop<S: Servable>(
 
 /// What one connection task needs.
 struct Connection<S> {
-    builder: Arc<auto::Builder<TokioExecutor>>,
+    builders: Arc<Builders>,
     service: S,
     secure: bool,
     header_read_timeout: Option<Duration>,
@@ -331,7 +341,7 @@ impl<S: Servable> Connection<S> {
         I: AsyncRead + AsyncWrite + Unpin + Send + 'static,
     {
         let Self {
-            builder,
+            builders,
             service,
             secure,
             header_read_timeout,
@@ -352,15 +362,32 @@ impl<S: Servable> Connection<S> {
             shutdown: Arc::clone(&shutdown),
         };
         let io = HyperErrors::new(io, Arc::clone(&requests), answers);
-        let io = HeadDeadline::new(io, header_read_timeout, requests).http2_idle(
+        let mut io = HeadDeadline::new(io, header_read_timeout, requests).http2_idle(
             http2_idle_timeout.map(|timeout| Http2Idle {
                 timeout,
                 streams: Arc::clone(&streams),
             }),
         );
-        let connection = builder.serve_connection(TokioIo::new(io), hyper_service);
-        if let Err(error) = shutdown.watch(connection, streams).await {
-            report_client_error(on_client_error.as_ref(), &*error);
+        let http2 = match io.detect().await {
+            Ok(http2) => http2,
+            Err(error) => {
+                report_client_error(on_client_error.as_ref(), &error);
+                return;
+            }
+        };
+        let served = if http2 {
+            let connection = builders
+                .http2
+                .serve_connection(TokioIo::new(io), hyper_service);
+            shutdown.watch(connection, streams).await
+        } else {
+            let connection = builders
+                .http1
+                .serve_connection(TokioIo::new(io), hyper_service);
+            shutdown.watch(connection, streams).await
+        };
+        if let Err(error) = served {
+            report_client_error(on_client_error.as_ref(), &error);
         }
     }
 

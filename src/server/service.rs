@@ -107,6 +107,7 @@ where
     }
 
     fn call(&mut self, request: http::Request<B>) -> Self::Future {
-        ResponseFuture(self.pipeline.handled(request.map(Body::new)))
+        let (head, body) = request.into_parts();
+        ResponseFuture(self.pipeline.handled(head, Body::new(body)))
     }
 }
