@@ -32,8 +32,15 @@ pub(super) struct Dispatched {
     pub(super) work: Option<Work>,
     /// The request timeout, when the pipeline has one.
     pub(super) deadline: Option<Deadline>,
-    pub(super) started: Option<Instant>,
+    /// The request's span and start, when a subscriber listens (boxed: the futures around
+    /// this one stay small when none does).
+    pub(super) traced: Option<Box<Traced>>,
+}
+
+/// A request's span, and when it started (for its latency).
+pub(super) struct Traced {
     pub(super) span: tracing::Span,
+    pub(super) started: Instant,
 }
 
 impl Future for Dispatched {
@@ -41,7 +48,7 @@ impl Future for Dispatched {
 
     fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
         let this = &mut *self;
-        let _entered = this.span.enter();
+        let _entered = this.traced.as_ref().map(|t| t.span.enter());
         let result = match this
             .work
             .as_mut()
@@ -73,14 +80,15 @@ impl Future for Dispatched {
         if let Err(error) = &result {
             error.log();
         }
-        if let Some(started) = this.started {
+        if let Some(traced) = &this.traced {
             let status = match &result {
                 Ok(response) => response.status(),
                 Err(error) => error.status(),
             };
-            this.span.record("status", status.as_u16());
-            this.span
-                .record("latency_us", started.elapsed().as_micros() as u64);
+            traced.span.record("status", status.as_u16());
+            traced
+                .span
+                .record("latency_us", traced.started.elapsed().as_micros() as u64);
         }
         Poll::Ready(result)
     }
@@ -91,7 +99,7 @@ impl Drop for Dispatched {
         // A request dropped before it finished: its middleware and handler are dropped
         // inside its span, as `Instrumented` would.
         if self.work.is_some() {
-            let _entered = self.span.enter();
+            let _entered = self.traced.as_ref().map(|t| t.span.enter());
             self.work = None;
         }
     }

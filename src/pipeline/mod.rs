@@ -26,7 +26,7 @@ use crate::response::Response;
 use catch_panic::CatchPanic;
 use deadline::Deadline;
 pub(crate) use future::Handled;
-use future::{strip_body, Dispatched, Work};
+use future::{strip_body, Dispatched, Traced, Work};
 pub use table::Routed;
 use table::{RouteTable, Target};
 
@@ -272,25 +272,28 @@ impl Pipeline {
     fn dispatched(&self, routed: Routed, head: http::request::Parts, body: Body) -> Dispatched {
         let entry = &self.inner.table.routes[routed.route];
         // Until a subscriber is set, nobody can listen: no span (it would only feed tracing's
-        // `log` fallback, which records span lifecycles at trace level).
-        let span = if tracing::dispatcher::has_been_set() {
-            tracing::info_span!(
+        // `log` fallback, which records span lifecycles at trace level), no clock read.
+        let traced = if tracing::dispatcher::has_been_set() {
+            let span = tracing::info_span!(
                 "request",
                 method = %head.method,
                 route = %entry.template,
                 status = tracing::field::Empty,
                 latency_us = tracing::field::Empty,
-            )
+            );
+            (!span.is_disabled()).then(|| {
+                Box::new(Traced {
+                    span,
+                    started: Instant::now(),
+                })
+            })
         } else {
-            tracing::Span::none()
+            None
         };
-        // The latency is only for the span: no clock reads when nobody listens.
-        let started = (!span.is_disabled()).then(Instant::now);
         // What needs no waiting is done now, so that the future holds only what it awaits
         // (futures are moved as they are wrapped: the smaller, the cheaper).
         let work = {
-            // Entering a disabled span only logs (tracing's `log` feature); not worth it here.
-            let _entered = (!span.is_disabled()).then(|| span.enter());
+            let _entered = traced.as_ref().map(|t| t.span.enter());
             match routed.target {
                 Target::Options => {
                     let mut response = http::Response::new(Bytes::new());
@@ -329,8 +332,7 @@ impl Pipeline {
         Dispatched {
             work: Some(work),
             deadline,
-            started,
-            span,
+            traced,
         }
     }
 
