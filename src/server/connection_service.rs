@@ -17,8 +17,8 @@ use http::header::{HeaderValue, CONNECTION};
 use http::uri::Scheme;
 use hyper::body::Incoming;
 
-use super::head_deadline::{Counted, InFlight, InFlightGuard};
 use super::idle::{StreamGuard, Streams, Tracked};
+use super::in_flight::{Counted, InFlight, InFlightGuard};
 use super::servable::Servable;
 use super::shutdown::Shutdown;
 use crate::error::BoxError;

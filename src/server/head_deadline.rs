@@ -17,91 +17,24 @@
 use std::future::Future;
 use std::io;
 use std::pin::Pin;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::task::{Context, Poll};
 use std::time::Duration;
 
 use bytes::Bytes;
-use http_body::{Body, Frame, SizeHint};
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, ReadBuf};
 use tokio::time::{Instant, Sleep};
 
 use super::idle::Http2Idle;
+use super::in_flight::InFlight;
+
+/// How long a closing HTTP/1 connection keeps reading what its client still sends, at most
+/// ([`HeadDeadline::poll_linger`]), and how much of it.
+const LINGER: Duration = Duration::from_secs(2);
+const LINGER_BYTES: usize = 16 * 1024 * 1024;
 
 /// The HTTP/2 connection preface: while the bytes received match it, the protocol is unknown.
 const H2_PREFACE: &[u8] = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n";
-
-/// How many requests of a connection are in flight, and how many have started: counted by
-/// the service, read by the connection's [`HeadDeadline`] and
-/// [`HyperErrors`](super::hyper_errors::HyperErrors).
-///
-/// One word, so that a request costs one atomic add and one subtraction: the low 32 bits
-/// count the requests in flight, the high 32 bits the requests started (wrapping).
-#[derive(Debug, Default)]
-pub(crate) struct InFlight(AtomicU64);
-
-/// One request started, in [`InFlight`]'s high bits.
-const STARTED: u64 = 1 << 32;
-
-impl InFlight {
-    /// The counts as they are now: two snapshots differ when a request started in between;
-    /// [`InFlight::none_at`] reads one.
-    pub(crate) fn snapshot(&self) -> u64 {
-        self.0.load(Ordering::Relaxed)
-    }
-
-    /// Whether no request was in flight at `snapshot`.
-    pub(crate) fn none_at(snapshot: u64) -> bool {
-        snapshot & (STARTED - 1) == 0
-    }
-}
-
-/// Counts one request in flight until dropped (with its response body, once sent).
-#[derive(Debug)]
-pub(crate) struct InFlightGuard(Arc<InFlight>);
-
-impl InFlightGuard {
-    pub(crate) fn new(requests: &Arc<InFlight>) -> Self {
-        requests.0.fetch_add(STARTED + 1, Ordering::Relaxed);
-        Self(Arc::clone(requests))
-    }
-}
-
-impl Drop for InFlightGuard {
-    fn drop(&mut self) {
-        self.0 .0.fetch_sub(1, Ordering::Relaxed);
-    }
-}
-
-pin_project_lite::pin_project! {
-    /// A response body that keeps its request counted in flight until it is dropped.
-    pub(crate) struct Counted<B> {
-        #[pin]
-        pub(crate) body: B,
-        pub(crate) _guard: InFlightGuard,
-    }
-}
-
-impl<B: Body> Body for Counted<B> {
-    type Data = B::Data;
-    type Error = B::Error;
-
-    fn poll_frame(
-        self: Pin<&mut Self>,
-        cx: &mut Context<'_>,
-    ) -> Poll<Option<Result<Frame<B::Data>, B::Error>>> {
-        self.project().body.poll_frame(cx)
-    }
-
-    fn is_end_stream(&self) -> bool {
-        self.body.is_end_stream()
-    }
-
-    fn size_hint(&self) -> SizeHint {
-        self.body.size_hint()
-    }
-}
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Protocol {
@@ -129,6 +62,8 @@ pub(crate) struct HeadDeadline<I> {
     protocol: Protocol,
     /// Bytes read to tell the protocol ([`HeadDeadline::detect`]), handed out again first.
     replay: Bytes,
+    /// Once an HTTP/1 connection has shut its writing down: how much more it reads, until.
+    linger: Option<(usize, Instant)>,
     requests: Arc<InFlight>,
     http2: Option<Http2Idle>,
 }
@@ -143,6 +78,7 @@ impl<I> HeadDeadline<I> {
             armed: false,
             protocol: Protocol::Unknown { matched: 0 },
             replay: Bytes::new(),
+            linger: None,
             requests,
             http2: None,
         }
@@ -306,7 +242,7 @@ impl<I: AsyncRead + Unpin> AsyncRead for HeadDeadline<I> {
     }
 }
 
-impl<I: AsyncWrite + Unpin> AsyncWrite for HeadDeadline<I> {
+impl<I: AsyncRead + AsyncWrite + Unpin> AsyncWrite for HeadDeadline<I> {
     fn poll_write(
         self: Pin<&mut Self>,
         cx: &mut Context<'_>,
@@ -361,13 +297,48 @@ impl<I: AsyncWrite + Unpin> AsyncWrite for HeadDeadline<I> {
     }
 
     fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
-        Pin::new(&mut self.get_mut().inner).poll_shutdown(cx)
+        let this = self.get_mut();
+        if this.protocol != Protocol::Http1 {
+            return Pin::new(&mut this.inner).poll_shutdown(cx);
+        }
+        if this.linger.is_none() {
+            std::task::ready!(Pin::new(&mut this.inner).poll_shutdown(cx))?;
+            this.linger = Some((LINGER_BYTES, Instant::now() + LINGER));
+        }
+        this.poll_linger(cx)
+    }
+}
+
+impl<I: AsyncRead + Unpin> HeadDeadline<I> {
+    /// A lingering close, as nginx makes: once its answer is written and its writing shut
+    /// down, an HTTP/1 connection reads and drops what its client still sends (the rest of a
+    /// body refused before it was read) until the client closes, for at most [`LINGER`] and
+    /// [`LINGER_BYTES`]. Closed with bytes unread, the connection would be reset, and the
+    /// client could lose the answer it has not read yet.
+    fn poll_linger(&mut self, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        let mut scratch = [0; 8192];
+        loop {
+            let Some((left, until)) = self.linger else {
+                return Poll::Ready(Ok(()));
+            };
+            let mut buf = ReadBuf::new(&mut scratch);
+            match Pin::new(&mut self.inner).poll_read(cx, &mut buf) {
+                Poll::Ready(Ok(())) if !buf.filled().is_empty() && buf.filled().len() < left => {
+                    self.linger = Some((left - buf.filled().len(), until));
+                }
+                // The client closed, failed, or sent too much: done.
+                Poll::Ready(_) => return Poll::Ready(Ok(())),
+                Poll::Pending if self.overdue(cx, until) => return Poll::Ready(Ok(())),
+                Poll::Pending => return Poll::Pending,
+            }
+        }
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::server::in_flight::InFlightGuard;
 
     fn wrapper() -> HeadDeadline<()> {
         HeadDeadline::new((), Some(Duration::from_secs(1)), Arc::default())

@@ -30,7 +30,7 @@ use bytes::{Buf, Bytes};
 use http::header::{CONNECTION, CONTENT_LENGTH, DATE, TRANSFER_ENCODING};
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 
-use super::head_deadline::InFlight;
+use super::in_flight::InFlight;
 use crate::error::{Error, HttpError, Rejection};
 use crate::pipeline::Pipeline;
 use crate::response::Response;

@@ -4,6 +4,7 @@ mod connection_service;
 mod head_deadline;
 mod hyper_errors;
 mod idle;
+mod in_flight;
 mod options;
 mod run;
 mod servable;

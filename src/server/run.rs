@@ -13,9 +13,10 @@ use tokio::sync::{oneshot, Semaphore};
 use tokio::task::JoinHandle;
 
 use super::connection_service::ConnectionService;
-use super::head_deadline::{HeadDeadline, InFlight};
+use super::head_deadline::HeadDeadline;
 use super::hyper_errors::{ErrorAnswers, HyperErrors};
 use super::idle::{Http2Idle, Streams};
+use super::in_flight::InFlight;
 use super::options::ServerOptions;
 use super::servable::Servable;
 use super::service::PactumService;

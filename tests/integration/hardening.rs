@@ -563,3 +563,33 @@ async fn keep_alive_can_be_turned_off() {
         "{raw}"
     );
 }
+
+/// A client that sends its whole request before reading (as curl and most scripts do) gets
+/// the 413 of a body the server refused before reading it (a `Content-Length` over the
+/// limit): the server reads and drops the rest before it closes (a lingering close, bounded
+/// in time and bytes), instead of resetting the connection under the client's writes.
+async fn a_refused_body_still_being_sent_gets_its_answer(app: &support::TestServer) {
+    // Past what the sockets' buffers hold, under the lingering close's 16 MiB.
+    let body = vec![b'x'; 8 * 1024 * 1024];
+    let head = format!(
+        "POST /users HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\r\n",
+        body.len()
+    );
+    let mut stream = TcpStream::connect(app.addr).await.expect("connect");
+    stream.write_all(head.as_bytes()).await.expect("head sent");
+    let sent = stream.write_all(&body).await;
+    assert!(sent.is_ok(), "the body's writes were refused: {sent:?}");
+    let answer = read_to_close(&mut stream, Duration::from_secs(5)).await;
+    assert!(answer.starts_with("HTTP/1.1 413"), "{answer}");
+    assert!(answer.ends_with(r#"{"error":"Payload too large"}"#), "{answer}");
+}
+
+#[tokio::test]
+async fn a_refused_body_still_being_sent_gets_its_answer_native() {
+    a_refused_body_still_being_sent_gets_its_answer(&native().await).await;
+}
+
+#[tokio::test]
+async fn a_refused_body_still_being_sent_gets_its_answer_warp() {
+    a_refused_body_still_being_sent_gets_its_answer(&support::warp().await).await;
+}

@@ -1,0 +1,82 @@
+//! [`InFlight`]: how many requests of a connection are in flight and have started — counted
+//! by the service ([`InFlightGuard`], held by the response body: [`Counted`]), read by the
+//! connection's IO ([`HeadDeadline`](super::head_deadline::HeadDeadline),
+//! [`HyperErrors`](super::hyper_errors::HyperErrors)).
+
+use std::pin::Pin;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::task::{Context, Poll};
+
+use http_body::{Body, Frame, SizeHint};
+
+/// How many requests of a connection are in flight, and how many have started: counted by
+/// the service, read by the connection's [`HeadDeadline`] and
+/// [`HyperErrors`](super::hyper_errors::HyperErrors).
+///
+/// One word, so that a request costs one atomic add and one subtraction: the low 32 bits
+/// count the requests in flight, the high 32 bits the requests started (wrapping).
+#[derive(Debug, Default)]
+pub(crate) struct InFlight(AtomicU64);
+
+/// One request started, in [`InFlight`]'s high bits.
+const STARTED: u64 = 1 << 32;
+
+impl InFlight {
+    /// The counts as they are now: two snapshots differ when a request started in between;
+    /// [`InFlight::none_at`] reads one.
+    pub(crate) fn snapshot(&self) -> u64 {
+        self.0.load(Ordering::Relaxed)
+    }
+
+    /// Whether no request was in flight at `snapshot`.
+    pub(crate) fn none_at(snapshot: u64) -> bool {
+        snapshot & (STARTED - 1) == 0
+    }
+}
+
+/// Counts one request in flight until dropped (with its response body, once sent).
+#[derive(Debug)]
+pub(crate) struct InFlightGuard(Arc<InFlight>);
+
+impl InFlightGuard {
+    pub(crate) fn new(requests: &Arc<InFlight>) -> Self {
+        requests.0.fetch_add(STARTED + 1, Ordering::Relaxed);
+        Self(Arc::clone(requests))
+    }
+}
+
+impl Drop for InFlightGuard {
+    fn drop(&mut self) {
+        self.0 .0.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
+pin_project_lite::pin_project! {
+    /// A response body that keeps its request counted in flight until it is dropped.
+    pub(crate) struct Counted<B> {
+        #[pin]
+        pub(crate) body: B,
+        pub(crate) _guard: InFlightGuard,
+    }
+}
+
+impl<B: Body> Body for Counted<B> {
+    type Data = B::Data;
+    type Error = B::Error;
+
+    fn poll_frame(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<Frame<B::Data>, B::Error>>> {
+        self.project().body.poll_frame(cx)
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.body.is_end_stream()
+    }
+
+    fn size_hint(&self) -> SizeHint {
+        self.body.size_hint()
+    }
+}
