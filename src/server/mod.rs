@@ -1,5 +1,6 @@
 //! The native server on hyper 1.x.
 
+mod builders;
 mod connection_service;
 mod head_deadline;
 mod hyper_errors;

@@ -5,13 +5,13 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
-use hyper::server::conn::{http1, http2};
-use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
+use hyper_util::rt::TokioIo;
 use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::net::TcpListener;
 use tokio::sync::{oneshot, Semaphore};
 use tokio::task::JoinHandle;
 
+use super::builders::Builders;
 use super::connection_service::ConnectionService;
 use super::head_deadline::HeadDeadline;
 use super::hyper_errors::{ErrorAnswers, HyperErrors};
@@ -197,44 +197,6 @@ pub async fn serve_service<S: Servable>(
         stop: Some(stop),
         task,
     })
-}
-
-/// How many headers hyper parses when no limit is set (`hyper::proto::h1::role`), on the
-/// stack; past it, 431.
-const HYPER_MAX_HEADERS: usize = 100;
-
-/// hyper's connection settings, for each protocol. The protocol is told by the connection's
-/// first bytes ([`HeadDeadline::detect`]), as hyper-util's `auto` builder does, without its
-/// wrapper on every read.
-struct Builders {
-    http1: http1::Builder,
-    http2: http2::Builder<TokioExecutor>,
-}
-
-impl Builders {
-    fn new(options: &ServerOptions) -> Self {
-        let mut http1 = http1::Builder::new();
-        http1
-            // The header read timeout is the connection's (`HeadDeadline`): hyper's own would
-            // arm a timer per request head (and defaults to 30 s once a timer is set).
-            .header_read_timeout(None)
-            .max_buf_size(options.max_head_bytes)
-            .keep_alive(options.keep_alive);
-        // 100 is hyper's own limit, parsed on the stack; setting it makes hyper allocate and
-        // fill a header array per request (~1.1k instructions), so it is only set when it
-        // differs.
-        if options.max_headers != HYPER_MAX_HEADERS {
-            http1.max_headers(options.max_headers);
-        }
-        let mut http2 = http2::Builder::new(TokioExecutor::new());
-        http2
-            .timer(TokioTimer::new())
-            .max_header_list_size(u32::try_from(options.max_head_bytes).unwrap_or(u32::MAX))
-            .max_concurrent_streams(options.http2_max_concurrent_streams)
-            .keep_alive_interval(options.http2_keep_alive_interval)
-            .keep_alive_timeout(options.http2_keep_alive_timeout);
-        Self { http1, http2 }
-    }
 }
 
 async fn accept_loop<S: Servable>(

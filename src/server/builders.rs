@@ -1,0 +1,44 @@
+//! [`Builders`]: hyper's connection settings for HTTP/1.1 and HTTP/2, from [`ServerOptions`].
+
+use hyper::server::conn::{http1, http2};
+use hyper_util::rt::{TokioExecutor, TokioTimer};
+
+use super::options::ServerOptions;
+
+/// How many headers hyper parses when no limit is set (`hyper::proto::h1::role`), on the
+/// stack; past it, 431.
+const HYPER_MAX_HEADERS: usize = 100;
+
+/// hyper's connection settings, for each protocol. The protocol is told by the connection's
+/// first bytes ([`HeadDeadline::detect`](super::head_deadline::HeadDeadline::detect)), as hyper-util's `auto` builder does, without its
+/// wrapper on every read.
+pub(super) struct Builders {
+    pub(super) http1: http1::Builder,
+    pub(super) http2: http2::Builder<TokioExecutor>,
+}
+
+impl Builders {
+    pub(super) fn new(options: &ServerOptions) -> Self {
+        let mut http1 = http1::Builder::new();
+        http1
+            // The header read timeout is the connection's (`HeadDeadline`): hyper's own would
+            // arm a timer per request head (and defaults to 30 s once a timer is set).
+            .header_read_timeout(None)
+            .max_buf_size(options.max_head_bytes)
+            .keep_alive(options.keep_alive);
+        // 100 is hyper's own limit, parsed on the stack; setting it makes hyper allocate and
+        // fill a header array per request (~1.1k instructions), so it is only set when it
+        // differs.
+        if options.max_headers != HYPER_MAX_HEADERS {
+            http1.max_headers(options.max_headers);
+        }
+        let mut http2 = http2::Builder::new(TokioExecutor::new());
+        http2
+            .timer(TokioTimer::new())
+            .max_header_list_size(u32::try_from(options.max_head_bytes).unwrap_or(u32::MAX))
+            .max_concurrent_streams(options.http2_max_concurrent_streams)
+            .keep_alive_interval(options.http2_keep_alive_interval)
+            .keep_alive_timeout(options.http2_keep_alive_timeout);
+        Self { http1, http2 }
+    }
+}
