@@ -17,7 +17,7 @@ use http::header::{HeaderValue, CONNECTION};
 use http::uri::Scheme;
 use hyper::body::Incoming;
 
-use super::idle::{StreamGuard, Streams, Tracked};
+use super::idle::{StreamGuard, Streams};
 use super::in_flight::{Counted, InFlight, InFlightGuard};
 use super::servable::Servable;
 use super::shutdown::Shutdown;
@@ -33,7 +33,7 @@ pub(super) struct ConnectionService<S> {
 }
 
 impl<S: Servable> hyper::service::Service<http::Request<Incoming>> for ConnectionService<S> {
-    type Response = http::Response<Counted<Tracked<S::Body>>>;
+    type Response = http::Response<Counted<S::Body>>;
     type Error = BoxError;
     type Future = Answer<S>;
 
@@ -91,7 +91,7 @@ pin_project_lite::pin_project! {
 }
 
 impl<S: Servable> Future for Answer<S> {
-    type Output = Result<http::Response<Counted<Tracked<S::Body>>>, BoxError>;
+    type Output = Result<http::Response<Counted<S::Body>>, BoxError>;
 
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
         let mut this = self.project();
@@ -113,10 +113,7 @@ impl<S: Servable> Future for Answer<S> {
                     }
                     let guard = this.guard.take().expect("`Answer` polled after completion");
                     let stream = this.stream.take();
-                    return Poll::Ready(Ok(response.map(|body| Counted {
-                        body: Tracked::new(body, stream),
-                        _guard: guard,
-                    })));
+                    return Poll::Ready(Ok(response.map(|body| Counted::new(body, guard, stream))));
                 }
                 StateProj::Failed { error } => {
                     return Poll::Ready(Err(error

@@ -16,13 +16,11 @@
 //! wakes the connection's task, which then starts the idle timer. No timer per stream; on
 //! HTTP/1.1 none of this runs (a version comparison per request, a branch per body frame).
 
-use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
-use std::task::{Context, Poll, Waker};
+use std::task::{Context, Waker};
 use std::time::Duration;
 
-use http_body::{Body, Frame, SizeHint};
 use tokio::time::Instant;
 
 /// An HTTP/2 connection's idle timeout, and its streams.
@@ -124,7 +122,7 @@ impl StreamGuard {
         Self(Some(Arc::clone(streams)))
     }
 
-    fn end(&mut self) {
+    pub(crate) fn end(&mut self) {
         if let Some(streams) = self.0.take() {
             streams.end();
         }
@@ -137,62 +135,15 @@ impl Drop for StreamGuard {
     }
 }
 
-pin_project_lite::pin_project! {
-    /// A response body; on HTTP/2, with its stream counted until its last frame is produced.
-    pub(crate) struct Tracked<B> {
-        #[pin]
-        body: B,
-        stream: Option<StreamGuard>,
-    }
-}
-
-impl<B> Tracked<B> {
-    /// `body`, answering the request whose stream is counted by `stream` (`None` on
-    /// HTTP/1.1).
-    pub(crate) fn new(body: B, stream: Option<StreamGuard>) -> Self {
-        Self { body, stream }
-    }
-}
-
-impl<B: Body> Body for Tracked<B> {
-    type Data = B::Data;
-    type Error = B::Error;
-
-    fn poll_frame(
-        self: Pin<&mut Self>,
-        cx: &mut Context<'_>,
-    ) -> Poll<Option<Result<Frame<B::Data>, B::Error>>> {
-        let this = self.project();
-        let mut body = this.body;
-        let polled = body.as_mut().poll_frame(cx);
-        if let Some(stream) = this.stream {
-            let ended = match &polled {
-                Poll::Pending => false,
-                Poll::Ready(Some(Ok(_))) => body.is_end_stream(),
-                Poll::Ready(None | Some(Err(_))) => true,
-            };
-            if ended {
-                stream.end();
-            }
-        }
-        polled
-    }
-
-    fn is_end_stream(&self) -> bool {
-        self.body.is_end_stream()
-    }
-
-    fn size_hint(&self) -> SizeHint {
-        self.body.size_hint()
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::server::in_flight::{Counted, InFlightGuard};
     use bytes::Bytes;
+    use http_body::Body;
     use http_body_util::{BodyExt, Full};
     use std::future::Future;
+    use std::task::Poll;
 
     #[derive(Default)]
     struct Woken(AtomicBool);
@@ -219,8 +170,9 @@ mod tests {
     #[test]
     fn a_stream_ends_when_its_body_is_produced_and_wakes_the_connection() {
         let streams = Arc::new(Streams::default());
-        let mut body = Tracked::new(
+        let mut body = Counted::new(
             Full::new(Bytes::from_static(b"x")),
+            InFlightGuard::new(&Arc::default()),
             Some(StreamGuard::new(&streams)),
         );
         let woken = Arc::new(Woken::default());
@@ -247,7 +199,11 @@ mod tests {
 
     #[test]
     fn http1_bodies_are_not_counted() {
-        let mut body = Tracked::new(Full::new(Bytes::from_static(b"x")), None);
+        let mut body = Counted::new(
+            Full::new(Bytes::from_static(b"x")),
+            InFlightGuard::new(&Arc::default()),
+            None,
+        );
         poll_one_frame(&mut body);
         assert!(body.is_end_stream());
     }

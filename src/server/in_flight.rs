@@ -10,6 +10,8 @@ use std::task::{Context, Poll};
 
 use http_body::{Body, Frame, SizeHint};
 
+use super::idle::StreamGuard;
+
 /// How many requests of a connection are in flight, and how many have started: counted by
 /// the service, read by the connection's [`HeadDeadline`] and
 /// [`HyperErrors`](super::hyper_errors::HyperErrors).
@@ -53,11 +55,26 @@ impl Drop for InFlightGuard {
 }
 
 pin_project_lite::pin_project! {
-    /// A response body that keeps its request counted in flight until it is dropped.
+    /// A response body that keeps its request counted in flight until it is dropped; on
+    /// HTTP/2, with its stream counted as worked on until its last frame is produced
+    /// ([`StreamGuard`]: the idle timeout's count).
     pub(crate) struct Counted<B> {
         #[pin]
-        pub(crate) body: B,
-        pub(crate) _guard: InFlightGuard,
+        body: B,
+        _guard: InFlightGuard,
+        stream: Option<StreamGuard>,
+    }
+}
+
+impl<B> Counted<B> {
+    /// `body`, answering the request `guard` counts, whose HTTP/2 stream `stream` counts
+    /// (`None` on HTTP/1.1).
+    pub(crate) fn new(body: B, guard: InFlightGuard, stream: Option<StreamGuard>) -> Self {
+        Self {
+            body,
+            _guard: guard,
+            stream,
+        }
     }
 }
 
@@ -69,7 +86,20 @@ impl<B: Body> Body for Counted<B> {
         self: Pin<&mut Self>,
         cx: &mut Context<'_>,
     ) -> Poll<Option<Result<Frame<B::Data>, B::Error>>> {
-        self.project().body.poll_frame(cx)
+        let this = self.project();
+        let mut body = this.body;
+        let polled = body.as_mut().poll_frame(cx);
+        if let Some(stream) = this.stream {
+            let ended = match &polled {
+                Poll::Pending => false,
+                Poll::Ready(Some(Ok(_))) => body.is_end_stream(),
+                Poll::Ready(None | Some(Err(_))) => true,
+            };
+            if ended {
+                stream.end();
+            }
+        }
+        polled
     }
 
     fn is_end_stream(&self) -> bool {

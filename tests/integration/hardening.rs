@@ -581,7 +581,10 @@ async fn a_refused_body_still_being_sent_gets_its_answer(app: &support::TestServ
     assert!(sent.is_ok(), "the body's writes were refused: {sent:?}");
     let answer = read_to_close(&mut stream, Duration::from_secs(5)).await;
     assert!(answer.starts_with("HTTP/1.1 413"), "{answer}");
-    assert!(answer.ends_with(r#"{"error":"Payload too large"}"#), "{answer}");
+    assert!(
+        answer.ends_with(r#"{"error":"Payload too large"}"#),
+        "{answer}"
+    );
 }
 
 #[tokio::test]
