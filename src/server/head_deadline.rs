@@ -25,6 +25,7 @@ use bytes::Bytes;
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, ReadBuf};
 use tokio::time::{Instant, Sleep};
 
+use super::control_frames::ControlFrames;
 use super::idle::Http2Idle;
 use super::in_flight::InFlight;
 
@@ -62,6 +63,8 @@ pub(crate) struct HeadDeadline<I> {
     protocol: Protocol,
     /// Bytes read to tell the protocol ([`HeadDeadline::detect`]), handed out again first.
     replay: Bytes,
+    /// HTTP/2: the PING and SETTINGS frames counted, against floods.
+    control: ControlFrames,
     /// Once an HTTP/1 connection has shut its writing down: how much more it reads, until.
     linger: Option<(usize, Instant)>,
     requests: Arc<InFlight>,
@@ -78,6 +81,7 @@ impl<I> HeadDeadline<I> {
             armed: false,
             protocol: Protocol::Unknown { matched: 0 },
             replay: Bytes::new(),
+            control: ControlFrames::default(),
             linger: None,
             requests,
             http2: None,
@@ -226,13 +230,22 @@ impl<I: AsyncRead + Unpin> AsyncRead for HeadDeadline<I> {
         this.track_streams(cx);
         let before = buf.filled().len();
         match Pin::new(&mut this.inner).poll_read(cx, buf) {
-            Poll::Ready(Ok(())) => {
-                if matches!(this.protocol, Protocol::Unknown { .. }) {
+            Poll::Ready(Ok(())) => match this.protocol {
+                Protocol::Http1 => Poll::Ready(Ok(())),
+                Protocol::Unknown { .. } => {
                     let received = buf.filled()[before..].to_vec();
                     this.observe(&received);
+                    Poll::Ready(Ok(()))
                 }
-                Poll::Ready(Ok(()))
-            }
+                Protocol::Http2 | Protocol::Http2Closing => {
+                    if this.control.flooded(&buf.filled()[before..]) {
+                        return Poll::Ready(Err(io::Error::other(
+                            "HTTP/2 PING or SETTINGS flood: connection closed",
+                        )));
+                    }
+                    Poll::Ready(Ok(()))
+                }
+            },
             Poll::Ready(Err(e)) => Poll::Ready(Err(e)),
             Poll::Pending => match this.stalled(cx) {
                 Some(error) => Poll::Ready(Err(error)),

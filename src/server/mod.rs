@@ -2,6 +2,7 @@
 
 mod builders;
 mod connection_service;
+mod control_frames;
 mod head_deadline;
 mod hyper_errors;
 mod idle;
