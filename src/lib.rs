@@ -30,8 +30,9 @@ pub use body::Body;
 pub use context::{Ctx, ResponseParts};
 pub use contract::method;
 pub use contract::{
-    Absent, BodyUnset, Declared, Endpoint, EndpointBuilder, NoBody, NoContent, NoParams, NoQuery,
-    ParamsFit, ParamsUnset, Presence, QueryUnset, ResponseUnset, Slot,
+    Absent, Binary, BodyUnset, Declared, Endpoint, EndpointBuilder, Format, NoBody, NoContent,
+    NoParams, NoQuery, ParamsFit, ParamsUnset, Presence, QueryUnset, RawAnswer, Redirect,
+    ResponseUnset, Slot, Text,
 };
 pub use error::{
     BoxError, ConfigError, Detail, Error, ErrorBody, HttpError, PathSegment, Rejection,

@@ -202,7 +202,9 @@ impl<M, K, P, Q, B, R> EndpointBuilder<M, K, P, Q, B, R> {
         self.retype()
     }
 
-    /// Declares the JSON response type. Its rules are checked before it is sent.
+    /// Declares the response type: a JSON type (its rules are checked before it is sent), or
+    /// [`Text`](crate::Text), [`Binary`](crate::Binary) or [`Redirect`](crate::Redirect) for
+    /// an answer that is not JSON.
     pub fn response<T: Slot>(self) -> EndpointBuilder<M, K, P, Q, B, T>
     where
         R: ResponseUnset,
@@ -222,7 +224,9 @@ impl<M, K, P, Q, B, R> EndpointBuilder<M, K, P, Q, B, R> {
         self
     }
 
-    /// Sets the success status (default: 201 for POST, 204 without a response type, else 200).
+    /// Sets the success status (default: 303 for a [`Redirect`](crate::Redirect), 201 for
+    /// POST, 204 without a response type, else 200). A redirect's status must be 301, 302,
+    /// 303, 307 or 308 ([`ConfigError::RedirectStatus`] otherwise).
     pub fn status(mut self, status: StatusCode) -> Self {
         self.settings.status = Some(status);
         self
@@ -288,17 +292,30 @@ impl<M, K, P, Q, B, R> EndpointBuilder<M, K, P, Q, B, R> {
         let mut route = RouteTemplate::parse(self.route, K::KIND)?;
         route.set_allows_dot_segments(self.dot_segments_allowed);
         check_param_names::<P>(&route)?;
-        let spec = EndpointSpec {
-            method: M::METHOD,
+        let spec = EndpointSpec::new(
+            M::METHOD,
             route,
-            settings: self.settings,
-            has_response: <R::Presence as super::Presence>::DECLARED,
-        };
+            self.settings,
+            <R::Presence as super::Presence>::DECLARED,
+            R::FORMAT,
+        );
+        let status = spec.success_status();
+        if spec.format == super::Format::Redirect && !is_redirect_status(status) {
+            return Err(ConfigError::RedirectStatus {
+                route: spec.route.as_str().to_owned(),
+                status,
+            });
+        }
         Ok(Endpoint {
             spec: Arc::new(spec),
             _types: PhantomData,
         })
     }
+}
+
+/// The statuses a [`Redirect`](crate::Redirect) answer may have.
+fn is_redirect_status(status: StatusCode) -> bool {
+    matches!(status.as_u16(), 301 | 302 | 303 | 307 | 308)
 }
 
 fn check_param_names<P: Slot>(route: &RouteTemplate) -> Result<(), ConfigError> {

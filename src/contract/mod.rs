@@ -1,5 +1,6 @@
 //! The contract: one HTTP operation described as data, shared by server and client.
 
+mod answer;
 mod builder;
 pub mod method;
 mod settings;
@@ -12,8 +13,11 @@ use std::sync::Arc;
 
 use http::{Method, StatusCode};
 
+pub use answer::{Binary, Redirect, Text};
 pub use builder::{BodyUnset, EndpointBuilder, ParamsFit, ParamsUnset, QueryUnset, ResponseUnset};
-pub use slot::{Absent, Declared, NoBody, NoContent, NoParams, NoQuery, Presence, Slot};
+pub use slot::{
+    Absent, Declared, Format, NoBody, NoContent, NoParams, NoQuery, Presence, RawAnswer, Slot,
+};
 
 use crate::error::{Error, HttpError};
 use crate::middleware::Middleware;
@@ -22,7 +26,8 @@ use crate::route::RouteTemplate;
 pub(crate) use settings::Settings;
 
 /// One HTTP operation: method, route, and the types of its params `P`, query `Q`, JSON body
-/// `B` and JSON response `R`, with their validation rules and middleware.
+/// `B` and response `R` (JSON, or [`Text`], [`Binary`], [`Redirect`]), with their validation
+/// rules and middleware.
 ///
 /// Built with [`Endpoint::get`], [`Endpoint::post`], [`Endpoint::put`], [`Endpoint::patch`]
 /// or [`Endpoint::delete`]. Cheap to clone (one `Arc`), `Send + Sync + 'static`, and usable
@@ -74,17 +79,39 @@ pub(crate) struct EndpointSpec {
     pub(crate) method: Method,
     pub(crate) route: RouteTemplate,
     pub(crate) settings: Settings,
-    has_response: bool,
+    /// How the response travels.
+    pub(crate) format: Format,
+    /// The success status, worked out once when the contract is built.
+    success: StatusCode,
 }
 
 impl EndpointSpec {
-    pub(crate) fn success_status(&self) -> StatusCode {
-        match self.settings.status {
+    /// `has_response`: the contract declares a response type.
+    pub(crate) fn new(
+        method: Method,
+        route: RouteTemplate,
+        settings: Settings,
+        has_response: bool,
+        format: Format,
+    ) -> Self {
+        let success = match settings.status {
             Some(status) => status,
-            None if self.method == Method::POST => StatusCode::CREATED,
-            None if !self.has_response => StatusCode::NO_CONTENT,
+            None if format == Format::Redirect => StatusCode::SEE_OTHER,
+            None if method == Method::POST => StatusCode::CREATED,
+            None if !has_response => StatusCode::NO_CONTENT,
             None => StatusCode::OK,
+        };
+        Self {
+            method,
+            route,
+            settings,
+            format,
+            success,
         }
+    }
+
+    pub(crate) fn success_status(&self) -> StatusCode {
+        self.success
     }
 }
 
@@ -103,8 +130,8 @@ impl<P, Q, B, R> Endpoint<P, Q, B, R> {
         &self.spec.route
     }
 
-    /// The success status: the declared one, else 201 for POST, 204 for a contract without a
-    /// response type, else 200.
+    /// The success status: the declared one, else 303 for a [`Redirect`], 201 for POST, 204
+    /// for a contract without a response type, else 200.
     pub fn success_status(&self) -> StatusCode {
         self.spec.success_status()
     }

@@ -1,6 +1,8 @@
 //! What may fill a contract slot (params, query, body, response), and the markers for an
 //! empty slot.
 
+use bytes::Bytes;
+use http::HeaderValue;
 use serde::de::{Deserialize, DeserializeOwned, Deserializer, IgnoredAny};
 use serde::ser::{Serialize, Serializer};
 use validator::{Validate, ValidationErrors};
@@ -74,6 +76,56 @@ pub trait Slot: Serialize + DeserializeOwned + Send + Sync + 'static {
     ///
     /// The rules that failed.
     fn check(&self) -> Result<(), ValidationErrors>;
+
+    /// How the value travels as a response: JSON for every type but pactum's
+    /// [`Text`](crate::Text), [`Binary`](crate::Binary) and [`Redirect`](crate::Redirect).
+    #[doc(hidden)]
+    const FORMAT: Format = Format::Json;
+
+    /// The answer of a non-JSON response value (never called for [`Format::Json`]).
+    #[doc(hidden)]
+    fn to_raw(&self) -> RawAnswer {
+        RawAnswer::default()
+    }
+
+    /// The value a non-JSON answer stands for (never called for [`Format::Json`]).
+    ///
+    /// # Errors
+    ///
+    /// Why the answer is not one.
+    #[doc(hidden)]
+    fn from_raw(raw: RawAnswer) -> Result<Self, String> {
+        let _ = raw;
+        Err("a JSON value is not read from a raw answer".to_owned())
+    }
+}
+
+/// How a response value travels (see [`Slot::FORMAT`]).
+#[doc(hidden)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// `application/json`, written by serde: every user type.
+    Json,
+    /// `text/plain; charset=utf-8`: [`Text`](crate::Text).
+    Text,
+    /// Bytes with their own content type, `application/octet-stream` by default:
+    /// [`Binary`](crate::Binary).
+    Binary,
+    /// No body, a `Location` header and a 3xx status (303 by default):
+    /// [`Redirect`](crate::Redirect).
+    Redirect,
+}
+
+/// A non-JSON answer's parts: its body, content type and `Location`.
+#[doc(hidden)]
+#[derive(Debug, Clone, Default)]
+pub struct RawAnswer {
+    /// The body.
+    pub body: Bytes,
+    /// The `Content-Type`, if any.
+    pub content_type: Option<HeaderValue>,
+    /// The `Location`, if any.
+    pub location: Option<HeaderValue>,
 }
 
 // `do_not_recommend`, here and on the empty markers' impls: a type that is not a slot reports

@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use http::Method;
+use http::{Method, StatusCode};
 
 /// A contract or handler list that cannot be served, found when it is built.
 ///
@@ -41,6 +41,14 @@ pub enum ConfigError {
         /// The router's explanation.
         reason: String,
     },
+    /// A contract answering [`Redirect`](crate::Redirect) declares a status that is not a
+    /// redirect: 301, 302, 303, 307 or 308.
+    RedirectStatus {
+        /// The route as written.
+        route: String,
+        /// The status the contract declares.
+        status: StatusCode,
+    },
 }
 
 impl fmt::Display for ConfigError {
@@ -61,6 +69,10 @@ impl fmt::Display for ConfigError {
             Self::ConflictingRoutes { route, reason } => {
                 write!(f, "route `{route}` conflicts with another route: {reason}")
             }
+            Self::RedirectStatus { route, status } => write!(
+                f,
+                "route `{route}` answers a redirect with status {status}: use 301, 302, 303, 307 or 308"
+            ),
         }
     }
 }

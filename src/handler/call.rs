@@ -13,11 +13,11 @@ use std::sync::Arc;
 use std::task::{ready, Context, Poll};
 
 use bytes::Bytes;
-use http::header::{HeaderValue, CONTENT_TYPE};
+use http::header::{HeaderValue, CONTENT_TYPE, LOCATION};
 use http::StatusCode;
 
 use crate::context::{Ctx, ResponseParts};
-use crate::contract::{EndpointSpec, Presence, Slot};
+use crate::contract::{EndpointSpec, Format, Presence, Slot};
 use crate::decode::{self, BodyRead};
 use crate::error::{Error, Rejection};
 use crate::request::{BoxFuture, CallHandler, Request, UrlCell};
@@ -201,6 +201,10 @@ pub(super) fn respond<R: Slot>(
     value: &R,
     parts: &ResponseParts,
 ) -> Result<Response, Error> {
+    // A constant per response type: the JSON path keeps no branch.
+    if !matches!(R::FORMAT, Format::Json) {
+        return respond_raw(spec, value, parts);
+    }
     if let Err(errors) = value.check() {
         let details = details_from_rules(&errors);
         tracing::error!(route = %spec.route, ?details, "response failed its rules");
@@ -229,6 +233,33 @@ pub(super) fn respond<R: Slot>(
     }
     if !parts.headers.is_empty() {
         response.headers_mut().extend(parts.headers);
+    }
+    Ok(response)
+}
+
+/// [`respond`] for a response type that is not JSON ([`Text`](crate::Text),
+/// [`Binary`](crate::Binary), [`Redirect`](crate::Redirect)): its own body, content type and
+/// `Location`; headers the handler set win.
+fn respond_raw<R: Slot>(
+    spec: &EndpointSpec,
+    value: &R,
+    parts: &ResponseParts,
+) -> Result<Response, Error> {
+    let parts = parts.take();
+    let status = parts.status.unwrap_or_else(|| spec.success_status());
+    let raw = value.to_raw();
+    let has_body = status != StatusCode::NO_CONTENT && status != StatusCode::NOT_MODIFIED;
+    let mut response = http::Response::new(if has_body { raw.body } else { Bytes::new() });
+    *response.status_mut() = status;
+    let headers = response.headers_mut();
+    if let (true, Some(content_type)) = (has_body, raw.content_type) {
+        headers.insert(CONTENT_TYPE, content_type);
+    }
+    if let Some(location) = raw.location {
+        headers.insert(LOCATION, location);
+    }
+    if !parts.headers.is_empty() {
+        headers.extend(parts.headers);
     }
     Ok(response)
 }

@@ -11,7 +11,7 @@ use super::operation::Content;
 use super::paths::{default_operation_id, query_parameters};
 use super::pipeline_errors::standard_ref;
 use super::{Operation, SchemaFn};
-use crate::contract::EndpointSpec;
+use crate::contract::{EndpointSpec, Format};
 
 /// One documented contract: its erased parts and how to make its schemas.
 #[derive(Debug, Clone)]
@@ -93,7 +93,7 @@ impl Entry {
         let mut ok = json!({ "description": reason(success) });
         if let Some(make) = self.response {
             if success != StatusCode::NO_CONTENT && success != StatusCode::NOT_MODIFIED {
-                ok["content"] = json!({ "application/json": { "schema": make(responses) } });
+                success_content(&mut ok, self.spec.format, Value::from(make(responses)));
             }
         }
         answers.insert(success.as_str().to_owned(), (ok, None));
@@ -152,6 +152,25 @@ impl Entry {
         }
         op
     }
+}
+
+/// The success answer's body (or, for a redirect, its `Location` header) by the response's
+/// format.
+fn success_content(answer: &mut Value, format: Format, schema: Value) {
+    let media = match format {
+        Format::Json => "application/json",
+        Format::Text => "text/plain",
+        Format::Binary => "application/octet-stream",
+        Format::Redirect => {
+            answer["headers"] = json!({ "Location": {
+                "description": "Where the redirect points.",
+                "required": true,
+                "schema": schema,
+            }});
+            return;
+        }
+    };
+    answer["content"] = json!({ media: { "schema": schema } });
 }
 
 fn reason(status: StatusCode) -> String {

@@ -1,6 +1,7 @@
 //! The generated document, by topic: the parts of an operation, the schemas of the two
 //! directions, and the document served beside the handlers it describes.
 
+mod answers;
 mod operations;
 mod serving;
 mod views;
