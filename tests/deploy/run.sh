@@ -11,10 +11,9 @@
 #      nginx (tests/deploy/nginx.conf.in: upstream with both, keepalive, HTTP/1.1 to upstreams,
 #      proxy_next_upstream) on 127.0.0.1, with every file it writes under target/deploy/ADAPTER/;
 #   2. drives keep-alive load through nginx for DEPLOY_SECONDS (default 25): wrk, 2 threads,
-#      4 connections, `GET /health` (idempotent: nginx passes it to the other instance when the
-#      first fails, even after writing it). DEPLOY_POST=1 splits the connections: 2 send
-#      `GET /health`, 2 `POST /echo` — which nginx never passes to a second upstream once it
-#      was written to one, so a request lost on a keep-alive connection the server closed
+#      4 connections: 2 `GET /health`, 2 `POST /echo` (DEPLOY_POST=0: all `GET /health`). nginx
+#      passes a GET to the other instance when the first fails, even after writing it, but
+#      never a POST once written: a POST lost on a keep-alive connection the server closed
 #      reaches the client as a 502 (README: Running behind a load balancer);
 #   3. meanwhile restarts instance 1, then 2, DEPLOY_ROUNDS times (default 2): SIGTERM, wait for
 #      the process to exit (status 0), start it again on the same port, wait until `GET /health`
@@ -35,7 +34,7 @@ OUT=$ROOT/target/deploy
 DURATION=${DEPLOY_SECONDS:-25}
 ROUNDS=${DEPLOY_ROUNDS:-2}
 GAP=${DEPLOY_GAP:-3}
-POST=${DEPLOY_POST:-0}
+POST=${DEPLOY_POST:-1}
 ADAPTERS=("$@")
 [ ${#ADAPTERS[@]} -gt 0 ] || ADAPTERS=(native warp)
 for adapter in "${ADAPTERS[@]}"; do
