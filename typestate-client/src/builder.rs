@@ -130,6 +130,11 @@ impl ClientBuilder {
     /// Sends requests with this `reqwest::Client` (its proxy, TLS, connection pool and other
     /// settings) instead of one built here. Default headers, the bearer token and the timeout
     /// of this builder still apply, per request.
+    ///
+    /// The client built here does not follow redirects, so that a
+    /// [`Redirect`](pactum::Redirect) contract gets its location; reqwest's own default
+    /// follows up to 10, so give this client `.redirect(reqwest::redirect::Policy::none())`
+    /// if you call such contracts.
     pub fn reqwest_client(mut self, client: reqwest::Client) -> Self {
         self.reqwest = Some(client);
         self
@@ -269,8 +274,11 @@ impl ClientBuilder {
                     }
                     Some(client) => client,
                     None => {
+                        // A redirect is an answer of its contract (`pactum::Redirect`), not
+                        // a hop to take: calls see the 3xx the server sent.
                         let mut builder = reqwest::Client::builder()
-                            .tls_backend_preconfigured(tls::client_config(self.roots)?);
+                            .tls_backend_preconfigured(tls::client_config(self.roots)?)
+                            .redirect(reqwest::redirect::Policy::none());
                         if let Some(configure) = self.configure {
                             builder = configure(builder);
                         }

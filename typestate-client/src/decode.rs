@@ -1,8 +1,9 @@
 //! Turning an answer into the contract's response value, or the error it stands for.
 
 use bytes::Bytes;
+use http::header::{CONTENT_TYPE, LOCATION};
 use http::{HeaderMap, StatusCode};
-use pactum::{Detail, ErrorBody, Presence, Slot};
+use pactum::{Detail, ErrorBody, Format, Presence, RawAnswer, Slot};
 
 use crate::error::{Error, Part};
 use crate::transport::Received;
@@ -16,7 +17,7 @@ pub struct Response<R> {
 }
 
 impl<R> Response<R> {
-    /// The status (a `2xx`).
+    /// The status (a `2xx`; a `3xx` for a [`Redirect`](pactum::Redirect) contract).
     pub fn status(&self) -> StatusCode {
         self.status
     }
@@ -49,6 +50,9 @@ pub(crate) fn decode<R: Slot>(received: Received) -> Result<Response<R>, Error> 
         headers,
         body,
     } = received;
+    if !matches!(R::FORMAT, Format::Json) {
+        return decode_raw(status, headers, body);
+    }
     if !status.is_success() {
         return Err(Error::status_error(status, error_body(status, &body)));
     }
@@ -69,6 +73,40 @@ pub(crate) fn decode<R: Slot>(received: Received) -> Result<Response<R>, Error> 
     })?;
     value.check().map_err(|errors| {
         Error::validation(Part::Response, Detail::from_validation(&errors)).with_status(status)
+    })?;
+    Ok(Response {
+        status,
+        headers,
+        value,
+    })
+}
+
+/// A [`Text`](pactum::Text), [`Binary`](pactum::Binary) or [`Redirect`](pactum::Redirect)
+/// answer: a 2xx (a 3xx for a redirect) read as it is; any other status is an error with its
+/// (JSON) error body.
+fn decode_raw<R: Slot>(
+    status: StatusCode,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<Response<R>, Error> {
+    let expected = match R::FORMAT {
+        Format::Redirect => status.is_redirection(),
+        _ => status.is_success(),
+    };
+    if !expected {
+        return Err(Error::status_error(status, error_body(status, &body)));
+    }
+    let raw = RawAnswer {
+        body,
+        content_type: headers.get(CONTENT_TYPE).cloned(),
+        location: headers.get(LOCATION).cloned(),
+    };
+    let value = R::from_raw(raw).map_err(|message| {
+        Error::decode(
+            status,
+            vec![Detail::new(Vec::new(), message.clone())],
+            message,
+        )
     })?;
     Ok(Response {
         status,

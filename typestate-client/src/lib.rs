@@ -16,6 +16,9 @@
 //! - **one error type** ([`Error`]) tells validation (and which [`Part`]), HTTP status (with
 //!   the decoded [`ErrorBody`](pactum::ErrorBody)), transport, timeout and decode failures
 //!   apart;
+//! - **not only JSON**: a [`Text`](pactum::Text) contract hands back the body's text, a
+//!   [`Binary`](pactum::Binary) one the bytes and their content type, a
+//!   [`Redirect`](pactum::Redirect) one the `Location` — redirects are not followed;
 //! - **in-process mode**: the same [`Client`] can call a [`Pipeline`](pactum::Pipeline) with no
 //!   socket, for tests — same API, same errors.
 //!

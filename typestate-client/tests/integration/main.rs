@@ -1,5 +1,6 @@
 //! Integration tests, one binary: in-process and over real sockets, with the same scenarios.
 
+mod answers;
 mod e2e;
 mod in_process;
 mod roundtrip;
