@@ -1,13 +1,15 @@
 //! [`Ctx`]: what a handler receives.
 
+use std::net::{IpAddr, SocketAddr};
 use std::sync::{Arc, Mutex, PoisonError};
 
+use bytes::Bytes;
 use http::header::{HeaderName, HeaderValue};
 use http::{Extensions, HeaderMap, Method, StatusCode};
 use url::Url;
 
 use crate::contract::{NoBody, NoParams, NoQuery};
-use crate::request::{LazyUrl, UrlCell};
+use crate::request::{LazyUrl, Remote, UrlCell};
 
 /// The request as a handler sees it: typed, validated params, query and body, plus the
 /// request's method, URL, headers, and the extensions middleware attached.
@@ -32,6 +34,10 @@ pub struct Ctx<P = NoParams, Q = NoQuery, B = NoBody> {
     pub extensions: Extensions,
     /// The response's status and headers, for the handler to set.
     pub response: ResponseParts,
+    /// The bytes the JSON body was parsed from ([`Ctx::raw_body`]).
+    raw_body: Bytes,
+    /// The peer and the forwarded client ([`Ctx::peer_addr`], [`Ctx::client_ip`]).
+    remote: Remote,
 }
 
 impl<P, Q, B> Ctx<P, Q, B> {
@@ -47,16 +53,36 @@ impl<P, Q, B> Ctx<P, Q, B> {
             headers: HeaderMap::new(),
             extensions: Extensions::new(),
             response: ResponseParts::default(),
+            raw_body: Bytes::new(),
+            remote: Remote::default(),
         }
     }
 
+    /// This context with the raw body `bytes` ([`Ctx::raw_body`]), for calling a handler
+    /// directly.
+    #[must_use]
+    pub fn with_raw_body(mut self, bytes: impl Into<Bytes>) -> Self {
+        self.raw_body = bytes.into();
+        self
+    }
+
+    /// This context with the peer address `addr` ([`Ctx::peer_addr`], [`Ctx::client_ip`]),
+    /// for calling a handler directly.
+    #[must_use]
+    pub fn with_peer_addr(mut self, addr: SocketAddr) -> Self {
+        self.remote = Remote { peer: Some(addr) };
+        self
+    }
+
     /// The context of a routed request, for the handler.
+    #[allow(clippy::too_many_arguments)] // the parts of a request, each moved once
     pub(crate) fn of_request(
         params: P,
         query: Q,
-        body: B,
+        (body, raw_body): (B, Bytes),
         head: http::request::Parts,
         url: UrlCell,
+        remote: Remote,
         response: ResponseParts,
     ) -> Self {
         Self {
@@ -68,7 +94,32 @@ impl<P, Q, B> Ctx<P, Q, B> {
             headers: head.headers,
             extensions: head.extensions,
             response,
+            raw_body,
+            remote,
         }
+    }
+
+    /// The exact bytes the JSON body was parsed from, as they came (for a signature over
+    /// them: webhooks). The same buffer the parser read — a reference count, no copy — kept
+    /// until the context is dropped. Empty when the contract declares no body.
+    pub fn raw_body(&self) -> &Bytes {
+        &self.raw_body
+    }
+
+    /// The address of the connection's peer: the client, or the last proxy before this
+    /// server. `None` where the adapter has no socket (a socket-free test through
+    /// [`Pipeline::handle`](crate::Pipeline::handle), a context made by [`Ctx::new`]), unless
+    /// a [`PeerAddr`](crate::PeerAddr) extension says otherwise.
+    pub fn peer_addr(&self) -> Option<SocketAddr> {
+        self.remote.peer(&self.extensions)
+    }
+
+    /// The client's IP address: the peer's, or, when the peer is one of the
+    /// [trusted proxies](crate::PipelineBuilder::trusted_proxies), the address it forwarded
+    /// (`Forwarded`, else `X-Forwarded-For`: the rightmost hop that is not a trusted proxy).
+    /// `X-Forwarded-For` is not believed by default: anyone can send it.
+    pub fn client_ip(&self) -> Option<IpAddr> {
+        self.remote.client_ip(&self.extensions)
     }
 
     /// The full request URL: scheme (`https` behind TLS), host (from the `Host` header),

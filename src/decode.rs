@@ -3,10 +3,9 @@
 use std::borrow::Cow;
 
 use bytes::Bytes;
-use http::header::{CONTENT_LENGTH, CONTENT_TYPE};
+use http::header::CONTENT_TYPE;
 use http::HeaderMap;
-use http_body_util::combinators::Collect;
-use http_body_util::{BodyExt, Collected, LengthLimitError, Limited};
+use http_body_util::Collected;
 
 use serde::Deserializer;
 
@@ -15,7 +14,8 @@ use crate::contract::Slot;
 use crate::error::{BoxError, Detail, Error, HttpError, Rejection};
 use crate::flat_query;
 use crate::json_shape::Json;
-use crate::request::RawParams;
+pub(crate) use crate::request::BodyRead;
+use crate::request::{bytes_read, start_bytes, RawParams};
 use crate::shape::{self, Node};
 use crate::text::TextMap;
 use crate::validation::{detail_from_serde, details_from_rules};
@@ -123,37 +123,22 @@ pub(crate) fn params<P: Slot>(raw: &RawParams) -> Result<P, Error> {
     Err(shape_errors::<P, _>(|| Some(text()), raw.pairs.len()))
 }
 
-/// A JSON body being read, within its limit: a future of the whole body.
-pub(crate) type BodyRead = Collect<Limited<Body>>;
-
 /// Starts reading a JSON body, after the checks that need no byte of it: the
 /// `Content-Type` (415) and a `Content-Length` over the limit (413). [`json_body`] finishes.
 pub(crate) fn start_body(headers: &HeaderMap, body: Body, limit: usize) -> Result<BodyRead, Error> {
     if !is_json(headers) {
         return Err(Rejection::UnsupportedMediaType.error().into());
     }
-    let declared = headers
-        .get(CONTENT_LENGTH)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.parse::<u64>().ok());
-    if declared.is_some_and(|len| len > limit as u64) {
-        return Err(too_large());
-    }
-    Ok(Limited::new(body, limit).collect())
+    start_bytes(headers, body, limit)
 }
 
-/// The body [`start_body`] read, parsed: 413 past the limit, 400 `Invalid JSON`, 400
-/// `Validation failed` for its shape and rules.
-pub(crate) fn json_body<B: Slot>(read: Result<Collected<Bytes>, BoxError>) -> Result<B, Error> {
-    match read {
-        Ok(collected) => json(&collected.to_bytes()),
-        Err(e) if e.is::<LengthLimitError>() => Err(too_large()),
-        Err(e) => Err(Rejection::BodyUnreadable.error().with_source(e).into()),
-    }
-}
-
-fn too_large() -> Error {
-    Rejection::PayloadTooLarge.error().into()
+/// The body [`start_body`] read, parsed, with the bytes it was parsed from: 413 past the
+/// limit, 400 `Invalid JSON`, 400 `Validation failed` for its shape and rules.
+pub(crate) fn json_body<B: Slot>(
+    read: Result<Collected<Bytes>, BoxError>,
+) -> Result<(B, Bytes), Error> {
+    let bytes = bytes_read(read)?;
+    json(&bytes).map(|body| (body, bytes))
 }
 
 /// Parses and validates a JSON document, read as its schema describes it ([`Json`]).
@@ -200,6 +185,7 @@ pub(crate) fn is_json(headers: &HeaderMap) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use http::header::CONTENT_LENGTH;
     use http::HeaderValue;
     use serde::{Deserialize, Serialize};
     use validator::Validate;
@@ -247,7 +233,7 @@ mod tests {
     }
 
     async fn body<B: Slot>(headers: &HeaderMap, body: Body, limit: usize) -> Result<B, Error> {
-        json_body(start_body(headers, body, limit)?.await)
+        json_body(start_body(headers, body, limit)?.await).map(|(body, _)| body)
     }
 
     #[tokio::test]

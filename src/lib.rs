@@ -43,6 +43,9 @@ pub use pipeline::{
     AnswerMode, ErrorFormatter, IntoPipeline, Pipeline, PipelineBuilder, Routed,
     DEFAULT_BODY_LIMIT, DEFAULT_REQUEST_TIMEOUT,
 };
+#[doc(no_inline)]
+pub use request::IpNet;
+pub use request::PeerAddr;
 pub use response::Response;
 
 /// A route written as a literal, checked while compiling: `route!("/users/:id")`.

@@ -20,7 +20,7 @@ use crate::context::{Ctx, ResponseParts};
 use crate::contract::{EndpointSpec, Format, Presence, Slot};
 use crate::decode::{self, BodyRead};
 use crate::error::{Error, Rejection};
-use crate::request::{BoxFuture, CallHandler, Request, UrlCell};
+use crate::request::{BoxFuture, CallHandler, Remote, Request, UrlCell};
 use crate::response::Response;
 use crate::validation::details_from_rules;
 
@@ -92,6 +92,7 @@ where
             params,
             body,
             body_limit,
+            remote,
             ..
         } = req;
         let parsed = decode::params::<P>(&params)
@@ -104,7 +105,15 @@ where
         let stage = match B::absent() {
             // No body to wait for: the function runs now.
             Some(none) => {
-                let ctx = Ctx::of_request(params, query, none, head, url, response.clone());
+                let ctx = Ctx::of_request(
+                    params,
+                    query,
+                    (none, Bytes::new()),
+                    head,
+                    url,
+                    remote,
+                    response.clone(),
+                );
                 Stage::Running {
                     future: (self.bound.f)(ctx),
                 }
@@ -117,6 +126,7 @@ where
                         query,
                         head,
                         url,
+                        remote,
                     }),
                 },
                 Err(error) => return Box::pin(ready(Err(error))),
@@ -136,11 +146,21 @@ struct Head<P, Q> {
     query: Q,
     head: http::request::Parts,
     url: UrlCell,
+    remote: Remote,
 }
 
 impl<P, Q> Head<P, Q> {
-    fn into_ctx<B>(self, body: B, response: ResponseParts) -> Ctx<P, Q, B> {
-        Ctx::of_request(self.params, self.query, body, self.head, self.url, response)
+    /// The context, with the body and the bytes it was parsed from.
+    fn into_ctx<B>(self, body: (B, Bytes), response: ResponseParts) -> Ctx<P, Q, B> {
+        Ctx::of_request(
+            self.params,
+            self.query,
+            body,
+            self.head,
+            self.url,
+            self.remote,
+            response,
+        )
     }
 }
 

@@ -1,6 +1,7 @@
 //! The request pipeline every adapter shares: route → middleware → parse → validate →
 //! handler → response check → serialise, and the mapping of every error to its answer.
 
+mod builder;
 mod catch_panic;
 mod deadline;
 mod future;
@@ -9,6 +10,7 @@ mod table;
 
 use std::fmt;
 use std::future::Future;
+use std::net::SocketAddr;
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
@@ -19,10 +21,11 @@ use http::{Method, StatusCode};
 use crate::body::Body;
 use crate::error::{ConfigError, Error, Rejection};
 use crate::handler::AnyHandler;
-use crate::middleware::{Middleware, Next};
-use crate::request::Request;
+use crate::middleware::Next;
+use crate::request::{Remote, Request, TrustedProxies};
 use crate::response::Response;
 
+pub use builder::PipelineBuilder;
 use catch_panic::CatchPanic;
 use deadline::Deadline;
 pub(crate) use future::Handled;
@@ -126,6 +129,8 @@ struct Inner {
     table: RouteTable,
     formatter: Option<ErrorFormatter>,
     request_timeout: Option<Duration>,
+    /// `None` unless proxies are trusted: then each request's forwarded client is resolved.
+    trusted: Option<TrustedProxies>,
 }
 
 impl fmt::Debug for Pipeline {
@@ -138,86 +143,6 @@ impl fmt::Debug for Pipeline {
             .map(|r| (&*r.template, r.allow.clone()))
             .collect();
         f.debug_struct("Pipeline").field("routes", &routes).finish()
-    }
-}
-
-/// Settings of a [`Pipeline`] — what every adapter gets: server-wide middleware, body limit,
-/// error formatting, request timeout. (Connection settings are the server's:
-/// `ServerOptions`.)
-#[must_use = "call `.build()` to get the pipeline"]
-pub struct PipelineBuilder {
-    handlers: Vec<AnyHandler>,
-    middleware: Vec<Middleware>,
-    body_limit: usize,
-    formatter: Option<ErrorFormatter>,
-    request_timeout: Option<Duration>,
-}
-
-impl fmt::Debug for PipelineBuilder {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("PipelineBuilder")
-            .field("handlers", &self.handlers)
-            .field("body_limit", &self.body_limit)
-            .field("request_timeout", &self.request_timeout)
-            .finish_non_exhaustive()
-    }
-}
-
-impl PipelineBuilder {
-    /// Adds server-wide middleware: it wraps every contract's own middleware, the first added
-    /// outermost.
-    pub fn middleware(mut self, middleware: Middleware) -> Self {
-        self.middleware.push(middleware);
-        self
-    }
-
-    /// The body limit for contracts that set none (default [`DEFAULT_BODY_LIMIT`]).
-    pub fn body_limit(mut self, bytes: usize) -> Self {
-        self.body_limit = bytes;
-        self
-    }
-
-    /// Replaces the built-in error body: `f` makes the answer for every error.
-    pub fn error_formatter<F>(mut self, f: F) -> Self
-    where
-        F: Fn(&Error) -> Response + Send + Sync + 'static,
-    {
-        self.formatter = Some(Arc::new(f));
-        self
-    }
-
-    /// Answers `503 Request timeout` ([`Rejection::RequestTimeout`], through the error
-    /// formatter) when a routed request — its middleware, body reading and handler — takes
-    /// longer than `timeout`; the handler's future is dropped then. A body that never
-    /// arrives, a handler that never answers, is answered at this timeout. Default
-    /// [`DEFAULT_REQUEST_TIMEOUT`] (30 s); `None` turns it off. Needs feature `server`
-    /// (tokio's timer).
-    ///
-    /// The timer is set only when a request first waits, and counts the whole timeout from
-    /// then: a request answered without waiting costs none.
-    #[cfg(feature = "server")]
-    #[cfg_attr(docsrs, doc(cfg(feature = "server")))]
-    pub fn request_timeout(mut self, timeout: impl Into<Option<Duration>>) -> Self {
-        self.request_timeout = timeout.into();
-        self
-    }
-
-    /// Builds the route table.
-    ///
-    /// # Errors
-    ///
-    /// [`ConfigError::DuplicateRoute`] when two handlers share a method and route,
-    /// [`ConfigError::ConflictingRoutes`] when two routes cannot be told apart
-    /// (`/users/:id` and `/users/:name`).
-    pub fn build(self) -> Result<Pipeline, ConfigError> {
-        let table = RouteTable::new(self.handlers, &self.middleware, self.body_limit)?;
-        Ok(Pipeline {
-            inner: Arc::new(Inner {
-                table,
-                formatter: self.formatter,
-                request_timeout: self.request_timeout,
-            }),
-        })
     }
 }
 
@@ -239,6 +164,7 @@ impl Pipeline {
             body_limit: DEFAULT_BODY_LIMIT,
             formatter: None,
             request_timeout: Some(DEFAULT_REQUEST_TIMEOUT),
+            trusted: Vec::new(),
         }
     }
 
@@ -266,11 +192,41 @@ impl Pipeline {
         request: http::Request<Body>,
     ) -> impl Future<Output = Result<Response, Error>> + Send + 'static {
         let (head, body) = request.into_parts();
-        self.dispatched(routed, head, body)
+        self.dispatched(routed, head, body, None)
     }
 
-    fn dispatched(&self, routed: Routed, head: http::request::Parts, body: Body) -> Dispatched {
+    /// [`Pipeline::dispatch`] for a request from `peer` ([`Ctx::peer_addr`](crate::Ctx::peer_addr)),
+    /// when the adapter knows it: handed over as it is, without an extension to allocate.
+    /// With `None`, a [`PeerAddr`](crate::PeerAddr) extension is looked for when asked.
+    ///
+    /// # Errors
+    ///
+    /// See [`Pipeline::dispatch`].
+    pub fn dispatch_from(
+        &self,
+        routed: Routed,
+        request: http::Request<Body>,
+        peer: Option<SocketAddr>,
+    ) -> impl Future<Output = Result<Response, Error>> + Send + 'static {
+        let (head, body) = request.into_parts();
+        self.dispatched(routed, head, body, peer)
+    }
+
+    fn dispatched(
+        &self,
+        routed: Routed,
+        mut head: http::request::Parts,
+        body: Body,
+        peer: Option<SocketAddr>,
+    ) -> Dispatched {
         let entry = &self.inner.table.routes[routed.route];
+        let remote = match &self.inner.trusted {
+            None => Remote { peer },
+            Some(trusted) => trusted.resolve(
+                peer.or_else(|| Remote::default().peer(&head.extensions)),
+                &mut head,
+            ),
+        };
         // Until a subscriber is set, nobody can listen: no span (it would only feed tracing's
         // `log` fallback, which records span lifecycles at trace level), no clock read.
         let traced = if tracing::dispatcher::has_been_set() {
@@ -278,9 +234,13 @@ impl Pipeline {
                 "request",
                 method = %head.method,
                 route = %entry.template,
+                client = tracing::field::Empty,
                 status = tracing::field::Empty,
                 latency_us = tracing::field::Empty,
             );
+            if let Some(client) = remote.client_ip(&head.extensions) {
+                span.record("client", tracing::field::display(client));
+            }
             (!span.is_disabled()).then(|| {
                 Box::new(Traced {
                     span,
@@ -314,6 +274,7 @@ impl Pipeline {
                         params: routed.params,
                         body,
                         body_limit: method.body_limit,
+                        remote,
                     };
                     let handler = Arc::clone(&method.handler);
                     Work::Run(if method.chain.is_empty() {
@@ -342,15 +303,20 @@ impl Pipeline {
         request: http::Request<Body>,
     ) -> impl Future<Output = Response> + Send + 'static {
         let (head, body) = request.into_parts();
-        self.handled(head, body)
+        self.handled(head, body, None)
     }
 
     /// [`Pipeline::handle`]'s future, nameable (the native service holds it unboxed).
     #[inline]
-    pub(crate) fn handled(&self, head: http::request::Parts, body: Body) -> Handled {
+    pub(crate) fn handled(
+        &self,
+        head: http::request::Parts,
+        body: Body,
+        peer: Option<SocketAddr>,
+    ) -> Handled {
         let mode = AnswerMode::of(&head.method);
         let dispatched = match self.route(&head.method, head.uri.path()) {
-            Some(routed) => Some(self.dispatched(routed, head, body)),
+            Some(routed) => Some(self.dispatched(routed, head, body, peer)),
             None => {
                 tracing::debug!(path = head.uri.path(), "no route");
                 None

@@ -2,9 +2,11 @@
 //! [`RawParams`], and [`CallHandler`], what runs it once middleware is done.
 
 use std::future::Future;
+use std::net::{IpAddr, SocketAddr};
 use std::pin::Pin;
 use std::sync::Arc;
 
+use bytes::Bytes;
 use http::{Extensions, HeaderMap, Method, Uri};
 use url::Url;
 
@@ -13,8 +15,13 @@ use crate::error::{Detail, Error};
 use crate::response::Response;
 
 mod lazy_url;
+mod read;
+mod remote;
 
 pub(crate) use lazy_url::{LazyUrl, UrlCell};
+pub(crate) use read::{bytes_read, start_bytes, BodyRead};
+pub use remote::{IpNet, PeerAddr};
+pub(crate) use remote::{Remote, TrustedProxies};
 
 /// A boxed, sendable future.
 pub(crate) type BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send + 'static>>;
@@ -36,6 +43,7 @@ pub struct Request {
     pub(crate) params: RawParams,
     pub(crate) body: Body,
     pub(crate) body_limit: usize,
+    pub(crate) remote: Remote,
 }
 
 impl Request {
@@ -88,6 +96,52 @@ impl Request {
     /// The percent-decoded path params, before they are deserialised.
     pub fn params(&self) -> &RawParams {
         &self.params
+    }
+
+    /// The address of the connection's peer: the client, or the last proxy before this
+    /// server. `None` where the adapter has no socket (a request handed to
+    /// [`Pipeline::handle`](crate::Pipeline::handle) without a [`PeerAddr`] extension).
+    pub fn peer_addr(&self) -> Option<SocketAddr> {
+        self.remote.peer(&self.head.extensions)
+    }
+
+    /// The client's IP address: the peer's, or, when the peer is one of the
+    /// [trusted proxies](crate::PipelineBuilder::trusted_proxies), the address it forwarded
+    /// (`Forwarded`, else `X-Forwarded-For`: the rightmost hop that is not a trusted proxy).
+    pub fn client_ip(&self) -> Option<IpAddr> {
+        self.remote.client_ip(&self.head.extensions)
+    }
+
+    /// Reads the whole body, within the route's body limit, and keeps it: the pipeline then
+    /// parses these same bytes, and the handler gets them again from
+    /// [`Ctx::raw_body`](crate::Ctx::raw_body) — no second read, no copy. For middleware that
+    /// checks a signature over the exact bytes (webhooks), before the body is parsed.
+    ///
+    /// The `Content-Type` is not checked here (the pipeline checks it when it parses).
+    ///
+    /// ```
+    /// use pactum::{middleware, HttpError};
+    ///
+    /// let signed = middleware::from_fn(|mut req, next| async move {
+    ///     let bytes = req.body_bytes().await?;
+    ///     if !bytes.starts_with(b"{") {
+    ///         return Err(HttpError::unauthorized("Invalid signature").into());
+    ///     }
+    ///     next.run(req).await
+    /// });
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// The pipeline's own: 413 `Payload too large` for a declared `Content-Length` over the
+    /// limit (nothing is read) or a body that grows past it, 400 for a body that cannot be
+    /// read. The body is gone then: answer with the error.
+    pub async fn body_bytes(&mut self) -> Result<Bytes, Error> {
+        let body = std::mem::take(&mut self.body);
+        let read = start_bytes(&self.head.headers, body, self.body_limit)?;
+        let bytes = bytes_read(read.await)?;
+        self.body = Body::from(bytes.clone());
+        Ok(bytes)
     }
 }
 
@@ -147,6 +201,7 @@ impl Request {
             params: RawParams::default(),
             body,
             body_limit: 1,
+            remote: Remote::default(),
         }
     }
 }

@@ -18,7 +18,7 @@ use super::hyper_errors::{ErrorAnswers, HyperErrors};
 use super::idle::{Http2Idle, Streams};
 use super::in_flight::InFlight;
 use super::options::ServerOptions;
-use super::servable::Servable;
+use super::servable::{Foreign, PerConnection, Servable};
 use super::service::PactumService;
 use super::shutdown::Shutdown;
 use crate::error::ConfigError;
@@ -164,7 +164,7 @@ pub async fn serve(
 ) -> Result<Server, ServeError> {
     let pipeline = app.into_pipeline()?;
     options.error_answers = ErrorAnswers::of(&pipeline);
-    serve_service(PactumService::new(pipeline), options)
+    listen(PactumService::new(pipeline), options)
         .await
         .map_err(ServeError::Bind)
 }
@@ -182,8 +182,13 @@ pub async fn serve(
 /// The bind error.
 pub async fn serve_service<S: Servable>(
     service: S,
-    mut options: ServerOptions,
+    options: ServerOptions,
 ) -> std::io::Result<Server> {
+    listen(Foreign(service), options).await
+}
+
+/// Binds, then accepts connections, each served by the service `make` gives for its peer.
+async fn listen<M: PerConnection>(make: M, mut options: ServerOptions) -> std::io::Result<Server> {
     let listener = TcpListener::bind((options.hostname.as_str(), options.port)).await?;
     let local_addr = listener.local_addr()?;
     tracing::info!(%local_addr, "listening");
@@ -191,7 +196,7 @@ pub async fn serve_service<S: Servable>(
         on_listen(local_addr.port(), &options.hostname);
     }
     let (stop, stopped) = oneshot::channel();
-    let task = tokio::spawn(accept_loop(listener, service, options, stopped));
+    let task = tokio::spawn(accept_loop(listener, make, options, stopped));
     Ok(Server {
         local_addr,
         stop: Some(stop),
@@ -199,9 +204,9 @@ pub async fn serve_service<S: Servable>(
     })
 }
 
-async fn accept_loop<S: Servable>(
+async fn accept_loop<M: PerConnection>(
     listener: TcpListener,
-    service: S,
+    make: M,
     options: ServerOptions,
     mut stopped: oneshot::Receiver<()>,
 ) -> bool {
@@ -225,13 +230,13 @@ async fn accept_loop<S: Servable>(
                 _ = &mut stopped => break,
             },
         };
-        let stream = tokio::select! {
+        let (stream, peer) = tokio::select! {
             biased;
             _ = &mut stopped => break,
             accepted = listener.accept() => match accepted {
-                Ok((stream, _peer)) => {
+                Ok((stream, peer)) => {
                     backoff = Duration::ZERO;
-                    stream
+                    (stream, peer)
                 }
                 Err(error) => {
                     tracing::warn!(%error, "accept failed");
@@ -250,7 +255,7 @@ async fn accept_loop<S: Servable>(
         let _ = stream.set_nodelay(true);
         let connection = Connection {
             builders: Arc::clone(&builders),
-            service: service.clone(),
+            service: make.for_peer(peer),
             secure,
             header_read_timeout: options.header_read_timeout,
             http2_idle_timeout: options.http2_idle(),

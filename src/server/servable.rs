@@ -1,8 +1,14 @@
-//! [`Servable`]: what the native server needs of a `tower::Service`.
+//! [`Servable`]: what the native server needs of a `tower::Service`; [`PerConnection`]: how
+//! each connection's service learns its peer.
+
+use std::net::SocketAddr;
+use std::task::{Context, Poll};
 
 use hyper::body::Incoming;
 
+use super::service::PactumService;
 use crate::error::BoxError;
+use crate::request::PeerAddr;
 
 /// A `tower::Service` the native server can run ([`serve_service`](crate::serve_service)): what hyper needs of a
 /// service, spelled once. Implemented for every service of `http::Request<Incoming>` whose
@@ -36,4 +42,61 @@ where
     B::Error: Into<BoxError>,
 {
     type Body = B;
+}
+
+/// What the accept loop serves: one service per connection, made knowing the connection's
+/// peer. pactum's own service keeps the peer in a field and hands it to its pipeline with
+/// each request (no extension to allocate); any other service gets it as a [`PeerAddr`]
+/// extension on each request ([`WithPeer`]).
+pub(super) trait PerConnection: Clone + Send + Sync + 'static {
+    /// The service hyper runs on one connection.
+    type Service: Servable;
+
+    /// The service for a connection from `peer`.
+    fn for_peer(&self, peer: SocketAddr) -> Self::Service;
+}
+
+impl PerConnection for PactumService {
+    type Service = Self;
+
+    fn for_peer(&self, peer: SocketAddr) -> Self {
+        self.for_connection(peer)
+    }
+}
+
+/// A service that is not pactum's, served by [`serve_service`](crate::serve_service).
+#[derive(Clone)]
+pub(super) struct Foreign<S>(pub(super) S);
+
+impl<S: Servable> PerConnection for Foreign<S> {
+    type Service = WithPeer<S>;
+
+    fn for_peer(&self, peer: SocketAddr) -> WithPeer<S> {
+        WithPeer {
+            service: self.0.clone(),
+            peer: PeerAddr(peer),
+        }
+    }
+}
+
+/// A service whose requests carry their connection's [`PeerAddr`] extension.
+#[derive(Clone)]
+pub(super) struct WithPeer<S> {
+    service: S,
+    peer: PeerAddr,
+}
+
+impl<S: Servable> tower_service::Service<http::Request<Incoming>> for WithPeer<S> {
+    type Response = S::Response;
+    type Error = S::Error;
+    type Future = S::Future;
+
+    fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), S::Error>> {
+        self.service.poll_ready(cx)
+    }
+
+    fn call(&mut self, mut request: http::Request<Incoming>) -> S::Future {
+        request.extensions_mut().insert(self.peer);
+        self.service.call(request)
+    }
 }

@@ -3,6 +3,7 @@
 use std::convert::Infallible;
 use std::fmt;
 use std::future::Future;
+use std::net::SocketAddr;
 use std::pin::Pin;
 use std::task::{Context, Poll};
 
@@ -35,6 +36,8 @@ use crate::pipeline::{Handled, IntoPipeline, Pipeline};
 #[derive(Debug, Clone)]
 pub struct PactumService {
     pipeline: Pipeline,
+    /// The connection's peer, set by the native server for each connection.
+    peer: Option<SocketAddr>,
 }
 
 /// The application — a handler list, or a [`Pipeline`] with its settings (middleware, body
@@ -63,7 +66,18 @@ pub fn create_handler(app: impl IntoPipeline) -> Result<PactumService, ConfigErr
 impl PactumService {
     /// Serves an already-built pipeline.
     pub fn new(pipeline: Pipeline) -> Self {
-        Self { pipeline }
+        Self {
+            pipeline,
+            peer: None,
+        }
+    }
+
+    /// The service for one connection from `peer`: every request it answers comes from it.
+    pub(super) fn for_connection(&self, peer: SocketAddr) -> Self {
+        Self {
+            pipeline: self.pipeline.clone(),
+            peer: Some(peer),
+        }
     }
 
     /// The pipeline behind the service.
@@ -108,6 +122,6 @@ where
 
     fn call(&mut self, request: http::Request<B>) -> Self::Future {
         let (head, body) = request.into_parts();
-        ResponseFuture(self.pipeline.handled(head, Body::new(body)))
+        ResponseFuture(self.pipeline.handled(head, Body::new(body), self.peer))
     }
 }

@@ -72,6 +72,8 @@ mod rejection;
 #[cfg(feature = "server")]
 mod serve;
 
+use std::convert::Infallible;
+use std::net::SocketAddr;
 use std::sync::OnceLock;
 
 use http::uri::Scheme;
@@ -213,6 +215,7 @@ impl Options {
             .and(raw_query())
             .and(warp::header::headers_cloned())
             .and(warp::ext::optional::<Scheme>())
+            .and(peer())
             .and(warp::body::stream())
             .and_then(
                 move |method: Method,
@@ -221,6 +224,7 @@ impl Options {
                       query: Option<String>,
                       headers: HeaderMap,
                       scheme: Option<Scheme>,
+                      peer: Option<SocketAddr>,
                       stream| {
                     let pipeline = pipeline.clone();
                     let mode = routed.answer_mode();
@@ -234,7 +238,7 @@ impl Options {
                     );
                     async move {
                         let result = match request {
-                            Ok(request) => pipeline.dispatch(routed, request).await,
+                            Ok(request) => pipeline.dispatch_from(routed, request, peer).await,
                             Err(error) => Err(error),
                         };
                         match result {
@@ -247,6 +251,18 @@ impl Options {
                 },
             )
     }
+}
+
+/// The connection's peer: warp's own server's, else the [`PeerAddr`](pactum::PeerAddr)
+/// extension pactum's native server inserts ([`serve`]).
+fn peer() -> impl Filter<Extract = (Option<SocketAddr>,), Error = Infallible> + Clone {
+    warp::addr::remote()
+        .and(warp::ext::optional::<pactum::PeerAddr>())
+        .map(
+            |warp: Option<SocketAddr>, native: Option<pactum::PeerAddr>| {
+                warp.or(native.map(|pactum::PeerAddr(addr)| addr))
+            },
+        )
 }
 
 /// A catch-all that answers every request `404` with pactum's JSON body,

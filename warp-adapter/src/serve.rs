@@ -20,7 +20,9 @@ use warp::Filter;
 /// formatter and the request timeout belong to the pipeline: set them with
 /// [`Pipeline::builder`](pactum::Pipeline::builder) and [`filter_with`](crate::filter_with).
 ///
-/// `warp::addr::remote()` yields `None` under this server (warp's own server supplies it).
+/// `warp::addr::remote()` yields `None` under this server (warp keeps its own server's
+/// extension private); pactum's filters read the peer from the [`pactum::PeerAddr`]
+/// extension this server inserts instead, so `ctx.peer_addr()` works under both servers.
 ///
 /// ```no_run
 /// use pactum::{handler, route, Endpoint, NoContent, ServerOptions};

@@ -1,0 +1,116 @@
+//! [`PipelineBuilder`]: a pipeline's settings.
+
+use std::fmt;
+use std::sync::Arc;
+#[cfg(feature = "server")]
+use std::time::Duration;
+
+use super::{ErrorFormatter, Inner, Pipeline, RouteTable};
+use crate::error::{ConfigError, Error};
+use crate::handler::AnyHandler;
+use crate::middleware::Middleware;
+use crate::request::{IpNet, TrustedProxies};
+use crate::response::Response;
+
+/// Settings of a [`Pipeline`] — what every adapter gets: server-wide middleware, body limit,
+/// error formatting, request timeout. (Connection settings are the server's:
+/// `ServerOptions`.)
+#[must_use = "call `.build()` to get the pipeline"]
+pub struct PipelineBuilder {
+    pub(super) handlers: Vec<AnyHandler>,
+    pub(super) middleware: Vec<Middleware>,
+    pub(super) body_limit: usize,
+    pub(super) formatter: Option<ErrorFormatter>,
+    pub(super) request_timeout: Option<std::time::Duration>,
+    pub(super) trusted: Vec<IpNet>,
+}
+
+impl fmt::Debug for PipelineBuilder {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("PipelineBuilder")
+            .field("handlers", &self.handlers)
+            .field("body_limit", &self.body_limit)
+            .field("request_timeout", &self.request_timeout)
+            .field("trusted_proxies", &self.trusted)
+            .finish_non_exhaustive()
+    }
+}
+
+impl PipelineBuilder {
+    /// Adds server-wide middleware: it wraps every contract's own middleware, the first added
+    /// outermost.
+    pub fn middleware(mut self, middleware: Middleware) -> Self {
+        self.middleware.push(middleware);
+        self
+    }
+
+    /// The body limit for contracts that set none (default [`DEFAULT_BODY_LIMIT`](super::DEFAULT_BODY_LIMIT)).
+    pub fn body_limit(mut self, bytes: usize) -> Self {
+        self.body_limit = bytes;
+        self
+    }
+
+    /// Replaces the built-in error body: `f` makes the answer for every error.
+    pub fn error_formatter<F>(mut self, f: F) -> Self
+    where
+        F: Fn(&Error) -> Response + Send + Sync + 'static,
+    {
+        self.formatter = Some(Arc::new(f));
+        self
+    }
+
+    /// Answers `503 Request timeout` ([`Rejection::RequestTimeout`](crate::Rejection::RequestTimeout), through the error
+    /// formatter) when a routed request — its middleware, body reading and handler — takes
+    /// longer than `timeout`; the handler's future is dropped then. A body that never
+    /// arrives, a handler that never answers, is answered at this timeout. Default
+    /// [`DEFAULT_REQUEST_TIMEOUT`](super::DEFAULT_REQUEST_TIMEOUT) (30 s); `None` turns it off. Needs feature `server`
+    /// (tokio's timer).
+    ///
+    /// The timer is set only when a request first waits, and counts the whole timeout from
+    /// then: a request answered without waiting costs none.
+    #[cfg(feature = "server")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "server")))]
+    pub fn request_timeout(mut self, timeout: impl Into<Option<Duration>>) -> Self {
+        self.request_timeout = timeout.into();
+        self
+    }
+
+    /// Believes the `Forwarded` and `X-Forwarded-For` headers of requests whose peer is one
+    /// of `proxies` (addresses or ranges: `10.0.0.0/8`, `::1/128`): for them,
+    /// [`Ctx::client_ip`](crate::Ctx::client_ip) is the rightmost forwarded address that is
+    /// not itself a trusted proxy (`Forwarded`'s `for=` when that header is present, else
+    /// `X-Forwarded-For`). Off by default — anyone can send these headers — and for every
+    /// other peer: the client is the peer. Calls add up.
+    ///
+    /// ```
+    /// use pactum::{IpNet, Pipeline};
+    ///
+    /// let lb: IpNet = "10.0.0.0/8".parse()?;
+    /// let loopback = std::net::IpAddr::from([127, 0, 0, 1]);
+    /// let pipeline = Pipeline::builder(vec![]).trusted_proxies([lb, loopback.into()]).build()?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn trusted_proxies(mut self, proxies: impl IntoIterator<Item = IpNet>) -> Self {
+        self.trusted.extend(proxies);
+        self
+    }
+
+    /// Builds the route table.
+    ///
+    /// # Errors
+    ///
+    /// [`ConfigError::DuplicateRoute`] when two handlers share a method and route,
+    /// [`ConfigError::ConflictingRoutes`] when two routes cannot be told apart
+    /// (`/users/:id` and `/users/:name`).
+    pub fn build(self) -> Result<Pipeline, ConfigError> {
+        let table = RouteTable::new(self.handlers, &self.middleware, self.body_limit)?;
+        Ok(Pipeline {
+            inner: Arc::new(Inner {
+                table,
+                formatter: self.formatter,
+                request_timeout: self.request_timeout,
+                trusted: (!self.trusted.is_empty()).then_some(TrustedProxies(self.trusted)),
+            }),
+        })
+    }
+}
