@@ -105,7 +105,14 @@ fn every_fixture_route_is_documented_once() {
         })
         .collect();
     assert_eq!(documented, served_operations());
-    assert_eq!(documented.len(), 18);
+    assert_eq!(documented.len(), 19);
+    // Row 23 answers text, and its 400 stays JSON.
+    let hello = &doc["paths"]["/hello.txt"]["get"]["responses"];
+    assert_eq!(
+        hello["200"]["content"],
+        serde_json::json!({ "text/plain": { "schema": { "type": "string" } } })
+    );
+    assert_eq!(hello["400"]["$ref"], "#/components/responses/ValidationFailed");
 
     let ids: BTreeSet<&str> = doc["paths"]
         .as_object()
@@ -114,7 +121,7 @@ fn every_fixture_route_is_documented_once() {
         .flat_map(|item| item.as_object().unwrap().values())
         .map(|op| op["operationId"].as_str().unwrap())
         .collect();
-    assert_eq!(ids.len(), 18, "operation ids are unique");
+    assert_eq!(ids.len(), 19, "operation ids are unique");
     assert!(ids.contains("getUser") && ids.contains("createNote"));
 }
 

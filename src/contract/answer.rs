@@ -368,40 +368,6 @@ impl Slot for Redirect {
     }
 }
 
-#[cfg(feature = "openapi")]
-mod schema {
-    use std::borrow::Cow;
-
-    use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
-
-    use super::{Binary, Redirect, Text};
-
-    macro_rules! answer_schema {
-        ($($name:ident => $schema:tt;)*) => {$(
-            impl JsonSchema for $name {
-                fn inline_schema() -> bool {
-                    true
-                }
-                fn schema_name() -> Cow<'static, str> {
-                    Cow::Borrowed(stringify!($name))
-                }
-                fn schema_id() -> Cow<'static, str> {
-                    Cow::Borrowed(concat!("pactum::", stringify!($name)))
-                }
-                fn json_schema(_: &mut SchemaGenerator) -> Schema {
-                    json_schema!($schema)
-                }
-            }
-        )*};
-    }
-
-    answer_schema! {
-        Text => { "type": "string" };
-        Binary => { "type": "string", "format": "binary" };
-        Redirect => { "type": "string", "format": "uri-reference" };
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -6,7 +6,7 @@ use pactum::openapi::OpenApi;
 use super::{
     bad_response, create_note, create_user, delete_user, echo, get_file, get_repo, get_user,
     health, list_users, me, panic_error, plain_error, replace_user, slow, status_error, trace,
-    update_user, webhook, whoami,
+    update_user,
 };
 
 /// Where the fixture serves its OpenAPI document.
@@ -34,8 +34,7 @@ pub fn openapi() -> OpenApi {
         .tag("middleware", "Middleware order")
         .tag("errors", "Routes that fail on purpose")
         .tag("validation", "Nested validation details")
-        .tag("ops", "Health and timing")
-        .tag("raw", "The raw body beside the parsed one, the client's address")
+        .tag("ops", "Health, timing and a plain-text greeting")
         .endpoint(&health())
         .endpoint(&list_users())
         .endpoint_with(&create_user(), |op| {
@@ -74,13 +73,5 @@ pub fn openapi() -> OpenApi {
         .endpoint(&bad_response())
         .endpoint(&echo())
         .endpoint(&slow())
-        .endpoint_with(&webhook(), |op| {
-            op.error(
-                StatusCode::UNAUTHORIZED,
-                "`Invalid signature`: `X-Signature` is missing or is not `sha256=` and the \
-                 lowercase hex HMAC-SHA256 of the exact body with the key `whsec`; checked \
-                 before the body's rules.",
-            )
-        })
-        .endpoint(&whoami())
+        .endpoint(&super::hello_txt())
 }

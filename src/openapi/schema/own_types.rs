@@ -4,7 +4,7 @@ use std::borrow::Cow;
 
 use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
 
-use crate::contract::{NoBody, NoContent, NoParams, NoQuery};
+use crate::contract::{Binary, NoBody, NoContent, NoParams, NoQuery, Redirect, Text};
 use crate::error::{Detail, ErrorBody, PathSegment};
 
 macro_rules! marker_schema {
@@ -32,6 +32,33 @@ macro_rules! marker_schema {
 }
 
 marker_schema!(NoParams, NoQuery, NoBody, NoContent);
+
+macro_rules! answer_schema {
+    ($($name:ident => $schema:tt;)*) => {$(
+        /// An answer that is not JSON: the schema of its body (or, for a redirect, of its
+        /// `Location`), under the media type the document gives it.
+        impl JsonSchema for $name {
+            fn inline_schema() -> bool {
+                true
+            }
+            fn schema_name() -> Cow<'static, str> {
+                Cow::Borrowed(stringify!($name))
+            }
+            fn schema_id() -> Cow<'static, str> {
+                Cow::Borrowed(concat!("pactum::", stringify!($name)))
+            }
+            fn json_schema(_: &mut SchemaGenerator) -> Schema {
+                json_schema!($schema)
+            }
+        }
+    )*};
+}
+
+answer_schema! {
+    Text => { "type": "string" };
+    Binary => { "type": "string", "format": "binary" };
+    Redirect => { "type": "string", "format": "uri-reference" };
+}
 
 impl JsonSchema for PathSegment {
     fn schema_name() -> Cow<'static, str> {
