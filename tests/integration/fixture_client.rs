@@ -375,6 +375,35 @@ async fn every_row(adapter: &str) {
             .unwrap(),
         Slept { slept: 20 }
     );
+
+    // 20. a webhook signed over the exact bytes the client sends (compact JSON).
+    let event = WebhookEvent {
+        event: "push".into(),
+    };
+    let sent = serde_json::to_vec(&event).unwrap();
+    assert_eq!(
+        api.call(&webhook())
+            .header(SIGNATURE_HEADER, sign(&sent))
+            .body(event.clone())
+            .send()
+            .await
+            .unwrap(),
+        WebhookAck {
+            ok: true,
+            event: "push".into(),
+            bytes: sent.len(),
+        }
+    );
+    let unsigned = api.call(&webhook()).body(event).send().await.unwrap_err();
+    assert_answer(&unsigned, 401, "Invalid signature");
+
+    // 21. the client's address, as the server saw it.
+    assert_eq!(
+        api.call(&whoami()).send().await.unwrap(),
+        WhoAmI {
+            ip: "127.0.0.1".into()
+        }
+    );
 }
 
 #[tokio::test]

@@ -18,6 +18,7 @@ mod interop;
 mod malformed;
 mod mutations;
 mod pipeline_settings;
+mod raw;
 mod robustness;
 mod service;
 mod settings;

@@ -274,6 +274,7 @@ pub fn handlers() -> Vec<AnyHandler> {
         })
         .into(),
     ];
+    handlers.extend(super::raw_handlers());
     handlers.push(super::hello_txt_handler());
     let docs = openapi().build().handler(OPENAPI_PATH);
     handlers.push(docs.unwrap_or_else(|e| panic!("invalid contract: {e}")));

@@ -3,6 +3,7 @@
 //!
 //! By concern: the users resource (`users`), the routes behind middleware and the middleware
 //! (`middleware`), the routes that fail on purpose (`errors`), the other routes (`misc`), the
+//! signed webhook and the client's address (`raw`), the
 //! OpenAPI document (`openapi`), and the handlers over an in-memory store (`handlers`). Every
 //! public item is re-exported here: includers use `api::X`.
 
@@ -11,6 +12,7 @@ mod handlers;
 mod middleware;
 mod misc;
 mod openapi;
+mod raw;
 mod text;
 mod users;
 
@@ -19,6 +21,7 @@ pub use handlers::*;
 pub use middleware::*;
 pub use misc::*;
 pub use openapi::*;
+pub use raw::*;
 pub use text::*;
 pub use users::*;
 

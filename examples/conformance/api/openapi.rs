@@ -6,7 +6,7 @@ use pactum::openapi::OpenApi;
 use super::{
     bad_response, create_note, create_user, delete_user, echo, get_file, get_repo, get_user,
     health, list_users, me, panic_error, plain_error, replace_user, slow, status_error, trace,
-    update_user,
+    update_user, webhook, whoami,
 };
 
 /// Where the fixture serves its OpenAPI document.
@@ -35,6 +35,7 @@ pub fn openapi() -> OpenApi {
         .tag("errors", "Routes that fail on purpose")
         .tag("validation", "Nested validation details")
         .tag("ops", "Health, timing and a plain-text greeting")
+        .tag("raw", "The raw body beside the parsed one, the client's address")
         .endpoint(&health())
         .endpoint(&list_users())
         .endpoint_with(&create_user(), |op| {
@@ -73,5 +74,14 @@ pub fn openapi() -> OpenApi {
         .endpoint(&bad_response())
         .endpoint(&echo())
         .endpoint(&slow())
+        .endpoint_with(&webhook(), |op| {
+            op.error(
+                StatusCode::UNAUTHORIZED,
+                "`Invalid signature`: `X-Signature` is missing or is not `sha256=` and the \
+                 lowercase hex HMAC-SHA256 of the exact body with the key `whsec`; checked \
+                 before the body's rules.",
+            )
+        })
+        .endpoint(&whoami())
         .endpoint(&super::hello_txt())
 }
