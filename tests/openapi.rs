@@ -112,7 +112,10 @@ fn every_fixture_route_is_documented_once() {
         hello["200"]["content"],
         serde_json::json!({ "text/plain": { "schema": { "type": "string" } } })
     );
-    assert_eq!(hello["400"]["$ref"], "#/components/responses/ValidationFailed");
+    assert_eq!(
+        hello["400"]["$ref"],
+        "#/components/responses/ValidationFailed"
+    );
 
     let ids: BTreeSet<&str> = doc["paths"]
         .as_object()
