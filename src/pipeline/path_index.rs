@@ -48,9 +48,11 @@ impl PathIndex {
         if let Some(&index) = self.exact.get(path) {
             return Some((index, None));
         }
-        let first = path
-            .strip_prefix('/')
-            .and_then(|rest| rest.split('/').next());
+        // The first segment: a byte scan (segments are short; `split` costs more here).
+        let first = path.strip_prefix('/').map(|rest| {
+            let end = rest.bytes().position(|b| b == b'/').unwrap_or(rest.len());
+            &rest[..end]
+        });
         let group = first.and_then(|first| self.by_first_segment.get(first));
         let found = group
             .and_then(|routes| routes.at(path).ok())
