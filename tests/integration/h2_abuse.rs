@@ -68,16 +68,6 @@ async fn handshake(raw: &mut Raw<TcpStream>) -> Vec<u8> {
     }
 }
 
-/// Resident memory of this process (server and client both), in KiB.
-fn rss_kib() -> u64 {
-    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
-    status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmRSS:"))
-        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
-        .unwrap_or(0)
-}
-
 /// Samples [`rss_kib`] every 10 ms until the returned sender is dropped; resolves to the
 /// highest value seen.
 fn rss_peak() -> (
@@ -86,11 +76,11 @@ fn rss_peak() -> (
 ) {
     let (stop, mut stopped) = tokio::sync::oneshot::channel::<()>();
     let peak = tokio::spawn(async move {
-        let mut peak = rss_kib();
+        let mut peak = support::rss_kib();
         loop {
             tokio::select! {
-                _ = &mut stopped => return peak.max(rss_kib()),
-                _ = tokio::time::sleep(Duration::from_millis(10)) => peak = peak.max(rss_kib()),
+                _ = &mut stopped => return peak.max(support::rss_kib()),
+                _ = tokio::time::sleep(Duration::from_millis(10)) => peak = peak.max(support::rss_kib()),
             }
         }
     });
@@ -283,7 +273,7 @@ async fn thousands_of_zero_window_streams_are_closed() {
     for adapter in BOTH {
         let server = start(adapter, app(), short()).await;
         let addr = server.local_addr();
-        let before = rss_kib();
+        let before = support::rss_kib();
         let (stop, peak) = rss_peak();
         let started = Instant::now();
         let mut tasks = Vec::new();
@@ -311,7 +301,7 @@ async fn thousands_of_zero_window_streams_are_closed() {
         drop(stop);
         let peak = peak.await.expect("sampler");
         tokio::time::sleep(Duration::from_millis(50)).await;
-        let after = rss_kib();
+        let after = support::rss_kib();
         assert_eq!(answered, (CONNECTIONS * STREAMS) as usize, "{adapter:?}");
         assert!(
             slowest < IDLE * 6,
@@ -615,7 +605,7 @@ async fn ping_and_settings_floods_are_cut_off() {
             let mut raw = raw(&server, &[]).await;
             handshake(&mut raw).await;
             let batch = frame(kind, 0, 0, payload).repeat(BATCH);
-            let (rss, started) = (rss_kib(), Instant::now());
+            let (rss, started) = (support::rss_kib(), Instant::now());
             let (mut sent, mut acks, mut closed) = (0, 0, false);
             while !closed && sent < 5 * LIMIT {
                 if !raw.send(&batch).await {
@@ -642,7 +632,7 @@ async fn ping_and_settings_floods_are_cut_off() {
                 (LIMIT - BATCH..=LIMIT).contains(&acks),
                 "{adapter:?}: {acks} {name} frames answered before the cut-off"
             );
-            let grown = rss_kib().saturating_sub(rss);
+            let grown = support::rss_kib().saturating_sub(rss);
             eprintln!(
                 "{adapter:?}: {name} flood cut off after {acks} answers ({sent} sent) in {:?}, \
                  RSS +{grown} KiB",

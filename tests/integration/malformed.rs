@@ -221,16 +221,6 @@ async fn broken_framing(addr: SocketAddr, index: u64, case: &Case, tally: &mut T
     }
 }
 
-/// The resident set of this process, in KiB.
-fn rss_kib() -> u64 {
-    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
-    status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmRSS:"))
-        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
-        .unwrap_or(0)
-}
-
 async fn assert_still_serving(app: &TestServer, after: &str) {
     let answer = tokio::time::timeout(Duration::from_secs(10), app.get("/health"))
         .await
@@ -255,7 +245,7 @@ async fn run(app: &TestServer, adapter: &str, cases: u64, seed: u64) -> (Tally, 
             tally.merge(worker.await.expect("worker"));
         }
         assert_still_serving(app, &format!("{adapter} batch {batch}")).await;
-        peak = peak.max(rss_kib());
+        peak = peak.max(support::rss_kib());
     }
     (tally, peak)
 }
@@ -274,11 +264,11 @@ async fn malformed_requests_never_get_a_5xx() {
         // Warm-up (other cases of the same seed): the allocator's arenas and the server's
         // buffers, before the baseline.
         let _ = worker(app.addr, seed, (cases..cases + 300).collect()).await;
-        let baseline = rss_kib();
+        let baseline = support::rss_kib();
         let (tally, peak) = run(&app, adapter, cases, seed).await;
         drop(app);
         tokio::time::sleep(Duration::from_millis(300)).await;
-        let after = rss_kib();
+        let after = support::rss_kib();
         eprintln!(
             "{adapter}: {} malformed requests (seed {seed:#x}) in {:.1} s; answers by status \
              {:?}; closed without an answer {} ({} reset); by mutation {:?}; \

@@ -254,3 +254,13 @@ pub async fn fixture_native() -> TestServer {
 pub async fn fixture_warp() -> TestServer {
     fixture("warp").await
 }
+
+/// The resident memory of this process (servers and clients of the test both), in KiB.
+pub fn rss_kib() -> u64 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .unwrap_or(0)
+}
