@@ -1,0 +1,60 @@
+//! Uploads: request bodies that are not JSON. [`Multipart`] reads a `multipart/form-data`
+//! body into a typed form with [`FilePart`] files; [`ByteStream`] hands any body to the
+//! handler as it arrives. Both are picked by the body type (`Slot::BODY`), so a JSON body
+//! keeps its own path.
+
+mod file;
+mod form_de;
+mod form_ser;
+mod multipart;
+#[cfg(feature = "openapi")]
+mod schema;
+mod stream;
+
+use std::pin::Pin;
+use std::task::{Context, Poll};
+
+use bytes::Bytes;
+use futures_core::Stream;
+use http_body::Body as _;
+
+pub use file::FilePart;
+pub use multipart::Multipart;
+pub use stream::ByteStream;
+
+use crate::body::Body;
+use crate::error::{BoxError, Error, Rejection};
+
+/// 413 `Payload too large`.
+fn content_too_large() -> Error {
+    Rejection::PayloadTooLarge.error().into()
+}
+
+/// A `Content-Type`'s type and subtype, without its parameters.
+fn media_essence(content_type: &str) -> &str {
+    content_type.split(';').next().unwrap_or_default().trim()
+}
+
+/// The data of a body as a stream of chunks (trailers skipped), for multer.
+fn data_stream(body: Body) -> DataStream {
+    DataStream(body)
+}
+
+struct DataStream(Body);
+
+impl Stream for DataStream {
+    type Item = Result<Bytes, BoxError>;
+
+    fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
+        loop {
+            return match std::task::ready!(Pin::new(&mut self.0).poll_frame(cx)) {
+                None => Poll::Ready(None),
+                Some(Ok(frame)) => match frame.into_data() {
+                    Ok(data) => Poll::Ready(Some(Ok(data))),
+                    Err(_trailers) => continue,
+                },
+                Some(Err(e)) => Poll::Ready(Some(Err(e))),
+            };
+        }
+    }
+}

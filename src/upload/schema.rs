@@ -1,0 +1,55 @@
+//! The JSON schemas of the upload types, for the OpenAPI document: a file is a binary string
+//! (OpenAPI's way to say "a file" in a `multipart/form-data` schema), a form is its type's
+//! schema, a byte stream is a binary string.
+
+use std::borrow::Cow;
+
+use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
+
+use super::{ByteStream, FilePart, Multipart};
+
+impl JsonSchema for FilePart {
+    fn inline_schema() -> bool {
+        true
+    }
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("FilePart")
+    }
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed("pactum::FilePart")
+    }
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        json_schema!({ "type": "string", "format": "binary" })
+    }
+}
+
+impl JsonSchema for ByteStream {
+    fn inline_schema() -> bool {
+        true
+    }
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ByteStream")
+    }
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed("pactum::ByteStream")
+    }
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        json_schema!({ "type": "string", "format": "binary" })
+    }
+}
+
+/// The form's own type: its schema, under the `multipart/form-data` media type.
+impl<T: JsonSchema> JsonSchema for Multipart<T> {
+    fn inline_schema() -> bool {
+        T::inline_schema()
+    }
+    fn schema_name() -> Cow<'static, str> {
+        T::schema_name()
+    }
+    fn schema_id() -> Cow<'static, str> {
+        T::schema_id()
+    }
+    fn json_schema(generator: &mut SchemaGenerator) -> Schema {
+        T::json_schema(generator)
+    }
+}
