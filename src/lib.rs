@@ -29,6 +29,7 @@ pub mod openapi;
 pub use body::Body;
 pub use context::{Ctx, ResponseParts};
 pub use contract::method;
+pub use contract::ErrorsUnset;
 pub use contract::{
     Absent, Binary, BodyUnset, Declared, Endpoint, EndpointBuilder, Format, NoBody, NoContent,
     NoParams, NoQuery, ParamsFit, ParamsUnset, Presence, QueryUnset, RawAnswer, Redirect,
@@ -37,6 +38,7 @@ pub use contract::{
 pub use error::{
     BoxError, ConfigError, Detail, Error, ErrorBody, HttpError, PathSegment, Rejection,
 };
+pub use error::{ErrorAnswer, NoErrors};
 pub use handler::{handler, AnyHandler, Handler, HandlerFuture};
 pub use middleware::Middleware;
 pub use pipeline::{

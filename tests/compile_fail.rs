@@ -13,6 +13,8 @@ fn forbidden_contracts_do_not_compile() {
     t.compile_fail("tests/ui/query_twice.rs");
     t.compile_fail("tests/ui/body_twice.rs");
     t.compile_fail("tests/ui/response_twice.rs");
+    t.compile_fail("tests/ui/errors_twice.rs");
+    t.compile_fail("tests/ui/errors_not_an_answer.rs");
     t.compile_fail("tests/ui/body_without_validate.rs");
     t.compile_fail("tests/ui/pattern_without_params.rs");
     t.compile_fail("tests/ui/dynamic_without_params.rs");

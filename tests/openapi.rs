@@ -105,7 +105,7 @@ fn every_fixture_route_is_documented_once() {
         })
         .collect();
     assert_eq!(documented, served_operations());
-    assert_eq!(documented.len(), 21);
+    assert_eq!(documented.len(), 22);
     // Row 23 answers text, and its 400 stays JSON.
     let hello = &doc["paths"]["/hello.txt"]["get"]["responses"];
     assert_eq!(
@@ -124,7 +124,7 @@ fn every_fixture_route_is_documented_once() {
         .flat_map(|item| item.as_object().unwrap().values())
         .map(|op| op["operationId"].as_str().unwrap())
         .collect();
-    assert_eq!(ids.len(), 21, "operation ids are unique");
+    assert_eq!(ids.len(), 22, "operation ids are unique");
     assert!(ids.contains("getUser") && ids.contains("createNote"));
 }
 
@@ -300,4 +300,40 @@ fn the_fixture_schemas_are_for_their_direction() {
         "{:?}",
         names.keys()
     );
+}
+
+/// Row 22: `GET /v2/users/{id}` documents its declared 404 with its own body type.
+#[test]
+fn the_fixture_documents_its_declared_errors() {
+    let doc = document();
+    let answers = &doc["paths"]["/v2/users/{id}"]["get"]["responses"];
+    let statuses: Vec<&str> = answers
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    assert_eq!(statuses, ["200", "400", "404", "500"]);
+    assert_eq!(
+        answers["200"]["content"]["application/json"]["schema"]["$ref"],
+        "#/components/schemas/User"
+    );
+    let not_found = &answers["404"];
+    // `/v2/users/` (an empty id) is the pipeline's own 404: either body.
+    assert_eq!(
+        not_found["content"]["application/json"]["schema"]["anyOf"],
+        json!([
+            { "$ref": "#/components/schemas/GetUserError" },
+            { "$ref": "#/components/schemas/ErrorBody" },
+        ])
+    );
+    assert!(not_found["description"]
+        .as_str()
+        .unwrap()
+        .starts_with("Not Found: an error the contract declares."));
+    let error = &doc["components"]["schemas"]["GetUserError"]["oneOf"][0];
+    assert_eq!(error["properties"]["code"]["const"], "user_not_found");
+    assert_eq!(error["properties"]["error"]["type"], "string");
+    assert_eq!(error["properties"]["id"]["type"], "integer");
+    assert_eq!(error["required"], json!(["code", "error", "id"]));
 }

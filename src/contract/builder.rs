@@ -6,10 +6,11 @@ use std::sync::Arc;
 
 use http::{Method, StatusCode};
 
+use super::errors::DeclaredErrors;
 use super::method::{AllowsBody, ContractMethod, Delete, Get, Patch, Post, Put};
 use super::slot::{Declared, NoBody, NoContent, NoParams, NoQuery, Slot};
 use super::{Endpoint, EndpointSpec, Settings};
-use crate::error::ConfigError;
+use crate::error::{ConfigError, ErrorAnswer, NoErrors};
 use crate::introspect::struct_fields;
 use crate::middleware::Middleware;
 use crate::route::{CheckParams, Dynamic, HasParams, Pattern, Route, RouteTemplate, Static};
@@ -17,20 +18,22 @@ use crate::route::{CheckParams, Dynamic, HasParams, Pattern, Route, RouteTemplat
 /// Builds an [`Endpoint`]. Made by [`Endpoint::get`], [`Endpoint::post`], ….
 ///
 /// The type parameters track what is declared: the method `M` and route kind `K` are fixed
-/// at the start; params `P`, query `Q`, body `B` and response `R` start empty and can each be
-/// declared once. [`EndpointBuilder::build`] checks the route and the params' names.
+/// at the start; params `P`, query `Q`, body `B`, response `R` and errors `E` start empty and
+/// can each be declared once. [`EndpointBuilder::build`] checks the route and the params'
+/// names.
 #[must_use = "call `.build()` to get the endpoint"]
-pub struct EndpointBuilder<M, K, P = NoParams, Q = NoQuery, B = NoBody, R = NoContent> {
+pub struct EndpointBuilder<M, K, P = NoParams, Q = NoQuery, B = NoBody, R = NoContent, E = NoErrors>
+{
     route: Cow<'static, str>,
     dot_segments_allowed: bool,
     settings: Settings,
-    _types: PhantomData<Marker<M, K, P, Q, B, R>>,
+    _types: PhantomData<Marker<M, K, P, Q, B, R, E>>,
 }
 
 /// Keeps the builder `Send + Sync` and covariant whatever its type parameters.
-type Marker<M, K, P, Q, B, R> = fn() -> (M, K, (P, Q, B, R));
+type Marker<M, K, P, Q, B, R, E> = fn() -> (M, K, (P, Q, B, R, E));
 
-impl<M, K, P, Q, B, R> std::fmt::Debug for EndpointBuilder<M, K, P, Q, B, R> {
+impl<M, K, P, Q, B, R, E> std::fmt::Debug for EndpointBuilder<M, K, P, Q, B, R, E> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("EndpointBuilder")
             .field("route", &self.route)
@@ -144,8 +147,8 @@ impl<T: sealed::EmptyResponse> ResponseUnset for T {}
 #[diagnostic::do_not_recommend]
 impl<K: sealed::Fits<Pr>, Pr> ParamsFit<Pr> for K {}
 
-impl<M, K, P, Q, B, R> EndpointBuilder<M, K, P, Q, B, R> {
-    fn retype<P2, Q2, B2, R2>(self) -> EndpointBuilder<M, K, P2, Q2, B2, R2> {
+impl<M, K, P, Q, B, R, E> EndpointBuilder<M, K, P, Q, B, R, E> {
+    pub(super) fn retype<P2, Q2, B2, R2, E2>(self) -> EndpointBuilder<M, K, P2, Q2, B2, R2, E2> {
         EndpointBuilder {
             route: self.route,
             dot_segments_allowed: self.dot_segments_allowed,
@@ -175,7 +178,7 @@ impl<M, K, P, Q, B, R> EndpointBuilder<M, K, P, Q, B, R> {
     /// // `/users/:id`: the route names `id`, the type has `user_id`; missing `id`; extra `user_id`. …
     /// let get_user = Endpoint::get(route!("/users/:id")).params::<UserPath>();
     /// ```
-    pub fn params<T: Slot>(self) -> EndpointBuilder<M, K, T, Q, B, R>
+    pub fn params<T: Slot>(self) -> EndpointBuilder<M, K, T, Q, B, R, E>
     where
         K: HasParams + CheckParams<T>,
         P: ParamsUnset,
@@ -186,7 +189,7 @@ impl<M, K, P, Q, B, R> EndpointBuilder<M, K, P, Q, B, R> {
     }
 
     /// Declares the query type, parsed from the query string with `serde_qs`.
-    pub fn query<T: Slot>(self) -> EndpointBuilder<M, K, P, T, B, R>
+    pub fn query<T: Slot>(self) -> EndpointBuilder<M, K, P, T, B, R, E>
     where
         Q: QueryUnset,
     {
@@ -194,7 +197,7 @@ impl<M, K, P, Q, B, R> EndpointBuilder<M, K, P, Q, B, R> {
     }
 
     /// Declares the JSON request body type. Not offered on GET.
-    pub fn body<T: Slot>(self) -> EndpointBuilder<M, K, P, Q, T, R>
+    pub fn body<T: Slot>(self) -> EndpointBuilder<M, K, P, Q, T, R, E>
     where
         M: AllowsBody,
         B: BodyUnset,
@@ -205,7 +208,7 @@ impl<M, K, P, Q, B, R> EndpointBuilder<M, K, P, Q, B, R> {
     /// Declares the response type: a JSON type (its rules are checked before it is sent), or
     /// [`Text`](crate::Text), [`Binary`](crate::Binary) or [`Redirect`](crate::Redirect) for
     /// an answer that is not JSON.
-    pub fn response<T: Slot>(self) -> EndpointBuilder<M, K, P, Q, B, T>
+    pub fn response<T: Slot>(self) -> EndpointBuilder<M, K, P, Q, B, T, E>
     where
         R: ResponseUnset,
     {
@@ -279,8 +282,10 @@ impl<M, K, P, Q, B, R> EndpointBuilder<M, K, P, Q, B, R> {
     ///
     /// - [`ConfigError::InvalidRoute`] when the route is malformed or does not fit its kind;
     /// - [`ConfigError::RouteParamsMismatch`] when the params type's field names are not the
-    ///   route's param names.
-    pub fn build(self) -> Result<Endpoint<P, Q, B, R>, ConfigError>
+    ///   route's param names;
+    /// - [`ConfigError::ErrorStatus`] when the declared errors list no status, or one outside
+    ///   `400..=599`.
+    pub fn build(self) -> Result<Endpoint<P, Q, B, R, E>, ConfigError>
     where
         M: ContractMethod,
         K: Route + ParamsFit<P::Presence>,
@@ -288,11 +293,12 @@ impl<M, K, P, Q, B, R> EndpointBuilder<M, K, P, Q, B, R> {
         Q: Slot,
         B: Slot,
         R: Slot,
+        E: ErrorAnswer,
     {
         let mut route = RouteTemplate::parse(self.route, K::KIND)?;
         route.set_allows_dot_segments(self.dot_segments_allowed);
         check_param_names::<P>(&route)?;
-        let spec = EndpointSpec::new(
+        let mut spec = EndpointSpec::new(
             M::METHOD,
             route,
             self.settings,
@@ -306,6 +312,7 @@ impl<M, K, P, Q, B, R> EndpointBuilder<M, K, P, Q, B, R> {
                 status,
             });
         }
+        spec.errors = DeclaredErrors::of::<E>(spec.route.as_str())?;
         Ok(Endpoint {
             spec: Arc::new(spec),
             _types: PhantomData,
@@ -340,7 +347,7 @@ fn check_param_names<P: Slot>(route: &RouteTemplate) -> Result<(), ConfigError> 
     })
 }
 
-impl<M: ContractMethod, K, P, Q, B, R> EndpointBuilder<M, K, P, Q, B, R> {
+impl<M: ContractMethod, K, P, Q, B, R, E> EndpointBuilder<M, K, P, Q, B, R, E> {
     /// The method being declared.
     pub fn method(&self) -> Method {
         M::METHOD

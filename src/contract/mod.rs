@@ -2,6 +2,7 @@
 
 mod answer;
 mod builder;
+mod errors;
 pub mod method;
 mod settings;
 mod slot;
@@ -15,11 +16,12 @@ use http::{Method, StatusCode};
 
 pub use answer::{Binary, Redirect, Text};
 pub use builder::{BodyUnset, EndpointBuilder, ParamsFit, ParamsUnset, QueryUnset, ResponseUnset};
+pub use errors::ErrorsUnset;
 pub use slot::{
     Absent, Declared, Format, NoBody, NoContent, NoParams, NoQuery, Presence, RawAnswer, Slot,
 };
 
-use crate::error::{Error, HttpError};
+use crate::error::{Error, HttpError, NoErrors};
 use crate::middleware::Middleware;
 use crate::route::RouteTemplate;
 
@@ -27,7 +29,7 @@ pub(crate) use settings::Settings;
 
 /// One HTTP operation: method, route, and the types of its params `P`, query `Q`, JSON body
 /// `B` and response `R` (JSON, or [`Text`], [`Binary`], [`Redirect`]), with their validation
-/// rules and middleware.
+/// rules and middleware, and its declared errors `E` ([`EndpointBuilder::errors`]).
 ///
 /// Built with [`Endpoint::get`], [`Endpoint::post`], [`Endpoint::put`], [`Endpoint::patch`]
 /// or [`Endpoint::delete`]. Cheap to clone (one `Arc`), `Send + Sync + 'static`, and usable
@@ -65,13 +67,13 @@ pub(crate) use settings::Settings;
 /// # #[derive(serde::Serialize, serde::Deserialize, validator::Validate)] struct NewUser { name: String }
 /// let bad = Endpoint::get(route!("/users")).body::<NewUser>();
 /// ```
-pub struct Endpoint<P = NoParams, Q = NoQuery, B = NoBody, R = NoContent> {
+pub struct Endpoint<P = NoParams, Q = NoQuery, B = NoBody, R = NoContent, E = NoErrors> {
     spec: Arc<EndpointSpec>,
-    _types: PhantomData<Slots<P, Q, B, R>>,
+    _types: PhantomData<Slots<P, Q, B, R, E>>,
 }
 
 /// Keeps `Endpoint` `Send + Sync` and covariant whatever its slot types.
-type Slots<P, Q, B, R> = fn() -> (P, Q, (B, R));
+type Slots<P, Q, B, R, E> = fn() -> (P, Q, (B, R, E));
 
 /// The type-erased part of a contract: everything but the four types.
 #[derive(Debug)]
@@ -83,6 +85,8 @@ pub(crate) struct EndpointSpec {
     pub(crate) format: Format,
     /// The success status, worked out once when the contract is built.
     success: StatusCode,
+    /// The declared errors, if any (`errors.rs`).
+    pub(crate) errors: Option<errors::DeclaredErrors>,
 }
 
 impl EndpointSpec {
@@ -107,6 +111,7 @@ impl EndpointSpec {
             settings,
             format,
             success,
+            errors: None,
         }
     }
 
@@ -115,7 +120,7 @@ impl EndpointSpec {
     }
 }
 
-impl<P, Q, B, R> Endpoint<P, Q, B, R> {
+impl<P, Q, B, R, E> Endpoint<P, Q, B, R, E> {
     pub(crate) fn spec(&self) -> &Arc<EndpointSpec> {
         &self.spec
     }
@@ -167,7 +172,7 @@ impl<P, Q, B, R> Endpoint<P, Q, B, R> {
     }
 }
 
-impl<P: Slot, Q, B, R> Endpoint<P, Q, B, R> {
+impl<P: Slot, Q, B, R, E> Endpoint<P, Q, B, R, E> {
     /// The request path for `params`: each value percent-encoded into its segment (a
     /// catch-all keeps its slashes). This is how the typed client builds URLs.
     ///
@@ -197,7 +202,7 @@ impl<P: Slot, Q, B, R> Endpoint<P, Q, B, R> {
     }
 }
 
-impl<P, Q, B, R> Clone for Endpoint<P, Q, B, R> {
+impl<P, Q, B, R, E> Clone for Endpoint<P, Q, B, R, E> {
     fn clone(&self) -> Self {
         Self {
             spec: Arc::clone(&self.spec),
@@ -206,7 +211,7 @@ impl<P, Q, B, R> Clone for Endpoint<P, Q, B, R> {
     }
 }
 
-impl<P, Q, B, R> fmt::Debug for Endpoint<P, Q, B, R> {
+impl<P, Q, B, R, E> fmt::Debug for Endpoint<P, Q, B, R, E> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Endpoint")
             .field("method", &self.spec.method)
@@ -215,6 +220,7 @@ impl<P, Q, B, R> fmt::Debug for Endpoint<P, Q, B, R> {
             .field("query", &std::any::type_name::<Q>())
             .field("body", &std::any::type_name::<B>())
             .field("response", &std::any::type_name::<R>())
+            .field("errors", &std::any::type_name::<E>())
             .finish()
     }
 }

@@ -49,6 +49,16 @@ pub enum ConfigError {
         /// The status the contract declares.
         status: StatusCode,
     },
+    /// A contract's declared errors ([`ErrorAnswer`](crate::ErrorAnswer)) list no status, or
+    /// a status outside `400..=599`.
+    ErrorStatus {
+        /// The route as written.
+        route: String,
+        /// The declared error type.
+        error_type: &'static str,
+        /// The status that is not an error status; `None` when the list is empty.
+        status: Option<StatusCode>,
+    },
 }
 
 impl fmt::Display for ConfigError {
@@ -72,6 +82,22 @@ impl fmt::Display for ConfigError {
             Self::RedirectStatus { route, status } => write!(
                 f,
                 "route `{route}` answers a redirect with status {status}: use 301, 302, 303, 307 or 308"
+            ),
+            Self::ErrorStatus {
+                route,
+                error_type,
+                status: None,
+            } => write!(
+                f,
+                "route `{route}` declares errors `{error_type}` with no status: list them in `ErrorAnswer::STATUSES`"
+            ),
+            Self::ErrorStatus {
+                route,
+                error_type,
+                status: Some(status),
+            } => write!(
+                f,
+                "route `{route}` declares errors `{error_type}` with status {status}: declared errors answer 400 to 599"
             ),
         }
     }

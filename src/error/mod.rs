@@ -3,6 +3,7 @@
 
 mod body;
 mod config;
+mod declared;
 mod http_error;
 mod rejection;
 
@@ -14,8 +15,11 @@ use http::StatusCode;
 
 pub use body::{Detail, ErrorBody, PathSegment};
 pub use config::ConfigError;
+pub use declared::{ErrorAnswer, NoErrors};
 pub use http_error::HttpError;
 pub use rejection::Rejection;
+
+use declared::DeclaredAnswer;
 
 use crate::response::Response;
 
@@ -25,7 +29,8 @@ pub type BoxError = Box<dyn std::error::Error + Send + Sync + 'static>;
 /// The error a handler or middleware returns, and what `next()` gives back.
 ///
 /// `?` converts any `std::error::Error + Send + Sync + 'static` into it. An [`HttpError`] keeps
-/// its status, details, code and headers; any other error is answered `500` with its message.
+/// its status, details, code and headers; the contract's declared errors ([`ErrorAnswer`])
+/// their status and JSON body; any other error is answered `500` with its message.
 /// The original error stays inside: [`Error::downcast_ref`] gets it back.
 ///
 /// `Error` does not implement `std::error::Error` itself (like `anyhow::Error`), so that the
@@ -49,6 +54,7 @@ pub struct Error {
 enum Inner {
     Http(HttpError),
     Other(BoxError),
+    Declared(DeclaredAnswer),
 }
 
 impl Error {
@@ -63,19 +69,43 @@ impl Error {
         }
     }
 
-    /// The status this error is answered with: the [`HttpError`]'s, else 500.
+    fn of_declared(declared: DeclaredAnswer) -> Self {
+        Self {
+            inner: Box::new(Inner::Declared(declared)),
+        }
+    }
+
+    /// The boxed error of a plain (not HTTP, not declared) error, or the error back.
+    fn into_other(self) -> Result<BoxError, Self> {
+        match *self.inner {
+            Inner::Other(other) => Ok(other),
+            inner => Err(Self {
+                inner: Box::new(inner),
+            }),
+        }
+    }
+
+    /// The status this error is answered with: the [`HttpError`]'s or the declared error's,
+    /// else 500.
     pub fn status(&self) -> StatusCode {
         match &*self.inner {
             Inner::Http(e) => e.status(),
             Inner::Other(_) => StatusCode::INTERNAL_SERVER_ERROR,
+            Inner::Declared(d) => d.status,
         }
+    }
+
+    /// `true` for one of a contract's declared errors ([`ErrorAnswer`]), answered with its
+    /// own JSON body (see [`Error::declared`]).
+    pub fn is_declared(&self) -> bool {
+        matches!(&*self.inner, Inner::Declared(_))
     }
 
     /// The [`HttpError`] inside, if this error is one.
     pub fn as_http(&self) -> Option<&HttpError> {
         match &*self.inner {
             Inner::Http(e) => Some(e),
-            Inner::Other(_) => None,
+            Inner::Other(_) | Inner::Declared(_) => None,
         }
     }
 
@@ -90,13 +120,16 @@ impl Error {
         match &*self.inner {
             Inner::Http(e) => (e as &dyn std::error::Error).downcast_ref(),
             Inner::Other(e) => e.downcast_ref(),
+            Inner::Declared(d) => d.source.downcast_ref(),
         }
     }
 
-    /// The JSON body this error is answered with.
+    /// The JSON body this error is answered with; for a declared error, its body read as an
+    /// [`ErrorBody`] (its `error` and `code` when it has them, else its message).
     pub fn to_body(&self) -> ErrorBody {
         match &*self.inner {
             Inner::Http(e) => e.to_body(),
+            Inner::Declared(d) => d.to_body(),
             Inner::Other(e) => ErrorBody {
                 error: e.to_string(),
                 details: Vec::new(),
@@ -105,8 +138,12 @@ impl Error {
         }
     }
 
-    /// The built-in error answer: the status, the error's headers, and the JSON [`ErrorBody`].
+    /// The built-in error answer: the status, the error's headers, and the JSON [`ErrorBody`];
+    /// a declared error's own status and JSON body.
     pub fn to_response(&self) -> Response {
+        if let Inner::Declared(declared) = &*self.inner {
+            return declared.to_response();
+        }
         let body = serde_json::to_vec(&self.to_body())
             .unwrap_or_else(|_| br#"{"error":"Internal server error"}"#.to_vec());
         let mut response = http::Response::new(Bytes::from(body));
@@ -135,6 +172,7 @@ impl Error {
         match &*self.inner {
             Inner::Http(e) => e,
             Inner::Other(e) => &**e,
+            Inner::Declared(d) => &*d.source,
         }
     }
 }
@@ -151,6 +189,7 @@ impl From<Error> for BoxError {
         match *error.inner {
             Inner::Http(e) => Box::new(e),
             Inner::Other(e) => e,
+            Inner::Declared(d) => d.source,
         }
     }
 }
@@ -166,6 +205,11 @@ impl fmt::Debug for Error {
         match &*self.inner {
             Inner::Http(e) => fmt::Debug::fmt(e, f),
             Inner::Other(e) => f.debug_tuple("Error").field(e).finish(),
+            Inner::Declared(d) => f
+                .debug_tuple("Declared")
+                .field(&d.status)
+                .field(&d.source)
+                .finish(),
         }
     }
 }

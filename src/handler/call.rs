@@ -207,7 +207,13 @@ where
                     this.stage.set(Stage::Running { future });
                 }
                 StageProj::Running { future } => {
-                    let value = ready!(future.poll(cx))?;
+                    let value = match ready!(future.poll(cx)) {
+                        Ok(value) => value,
+                        // The contract's declared error answered as declared: error path only.
+                        Err(error) => {
+                            return Poll::Ready(Err(this.typed.bound.spec.recognise(error)))
+                        }
+                    };
                     return Poll::Ready(respond(&this.typed.bound.spec, &value, this.response));
                 }
             }

@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use crate::context::Ctx;
 use crate::contract::{Endpoint, EndpointSpec, Slot};
-use crate::error::Error;
+use crate::error::{Error, NoErrors};
 use crate::request::CallHandler;
 
 use call::{Bound, Call};
@@ -17,8 +17,8 @@ use call::{Bound, Call};
 ///
 /// [`Handler::execute`] runs the function directly (no HTTP, no middleware); convert it into
 /// an [`AnyHandler`] to put handlers of different contracts into one list for an adapter.
-pub struct Handler<P, Q, B, R> {
-    endpoint: Endpoint<P, Q, B, R>,
+pub struct Handler<P, Q, B, R, E = NoErrors> {
+    endpoint: Endpoint<P, Q, B, R, E>,
     func: Arc<dyn Call<P, Q, B, R>>,
 }
 
@@ -26,7 +26,9 @@ pub struct Handler<P, Q, B, R> {
 ///
 /// The function receives a [`Ctx`] holding the parsed, validated params, query and body, and
 /// returns the response value or an [`Error`]: `?` works on any `std::error::Error` and on
-/// [`HttpError`](crate::HttpError).
+/// [`HttpError`](crate::HttpError). An error of the type the contract declares
+/// ([`EndpointBuilder::errors`](crate::EndpointBuilder::errors)) is answered with its own
+/// status and JSON body.
 ///
 /// ```
 /// use pactum::{handler, route, Ctx, Endpoint, HttpError, NoBody, NoQuery, Params};
@@ -59,7 +61,10 @@ pub struct Handler<P, Q, B, R> {
 /// # }
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-pub fn handler<P, Q, B, R, F, Fut>(endpoint: Endpoint<P, Q, B, R>, f: F) -> Handler<P, Q, B, R>
+pub fn handler<P, Q, B, R, E, F, Fut>(
+    endpoint: Endpoint<P, Q, B, R, E>,
+    f: F,
+) -> Handler<P, Q, B, R, E>
 where
     F: Fn(Ctx<P, Q, B>) -> Fut + Send + Sync + 'static,
     Fut: HandlerFuture<R>,
@@ -86,9 +91,10 @@ pub trait HandlerFuture<R>: Future<Output = Result<R, Error>> + Send + 'static {
 #[diagnostic::do_not_recommend]
 impl<R, Fut> HandlerFuture<R> for Fut where Fut: Future<Output = Result<R, Error>> + Send + 'static {}
 
-impl<P: 'static, Q: 'static, B: 'static, R: 'static> Handler<P, Q, B, R> {
+impl<P: 'static, Q: 'static, B: 'static, R: 'static, E> Handler<P, Q, B, R, E> {
     /// Runs the function with `ctx`: no HTTP, no middleware, no response check. Resolves to
-    /// the response value or the function's error.
+    /// the response value or the function's error (as it returned it: a declared error is not
+    /// turned into its answer).
     ///
     /// # Errors
     ///
@@ -98,7 +104,7 @@ impl<P: 'static, Q: 'static, B: 'static, R: 'static> Handler<P, Q, B, R> {
     }
 
     /// The contract this handler serves.
-    pub fn endpoint(&self) -> &Endpoint<P, Q, B, R> {
+    pub fn endpoint(&self) -> &Endpoint<P, Q, B, R, E> {
         &self.endpoint
     }
 }
@@ -107,7 +113,7 @@ impl<P: 'static, Q: 'static, B: 'static, R: 'static> Handler<P, Q, B, R> {
 /// `benches/` measure. Not an API: behind the private `__bench` feature.
 #[cfg(feature = "__bench")]
 #[doc(hidden)]
-impl<P: Slot, Q: Slot, B: Slot, R: Slot> Handler<P, Q, B, R> {
+impl<P: Slot, Q: Slot, B: Slot, R: Slot, E> Handler<P, Q, B, R, E> {
     /// Deserialises and validates percent-decoded path params, as the pipeline does.
     ///
     /// # Errors
@@ -161,7 +167,7 @@ impl<P: Slot, Q: Slot, B: Slot, R: Slot> Handler<P, Q, B, R> {
     }
 }
 
-impl<P, Q, B, R> Clone for Handler<P, Q, B, R> {
+impl<P, Q, B, R, E> Clone for Handler<P, Q, B, R, E> {
     fn clone(&self) -> Self {
         Self {
             endpoint: self.endpoint.clone(),
@@ -170,7 +176,7 @@ impl<P, Q, B, R> Clone for Handler<P, Q, B, R> {
     }
 }
 
-impl<P, Q, B, R> fmt::Debug for Handler<P, Q, B, R> {
+impl<P, Q, B, R, E> fmt::Debug for Handler<P, Q, B, R, E> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Handler")
             .field("endpoint", &self.endpoint)
@@ -204,8 +210,8 @@ impl fmt::Debug for AnyHandler {
     }
 }
 
-impl<P: Slot, Q: Slot, B: Slot, R: Slot> From<Handler<P, Q, B, R>> for AnyHandler {
-    fn from(handler: Handler<P, Q, B, R>) -> Self {
+impl<P: Slot, Q: Slot, B: Slot, R: Slot, E> From<Handler<P, Q, B, R, E>> for AnyHandler {
+    fn from(handler: Handler<P, Q, B, R, E>) -> Self {
         Self {
             spec: Arc::clone(handler.endpoint.spec()),
             call: handler.func.for_pipeline(),

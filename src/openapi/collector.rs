@@ -11,7 +11,7 @@ use super::paths::openapi_path;
 use super::pipeline_errors::standard_responses;
 use super::{inline, reference, schema, Document, Operation, SchemaFn};
 use crate::contract::{Endpoint, Presence, Slot};
-use crate::error::ErrorBody;
+use crate::error::{ErrorAnswer, ErrorBody};
 use crate::handler::{AnyHandler, Handler};
 
 fn declared<T: Slot>() -> bool {
@@ -26,8 +26,10 @@ fn declared<T: Slot>() -> bool {
 ///
 /// Types are read when the contract is added: every slot type needs
 /// [`JsonSchema`] (the empty markers [`NoParams`](crate::NoParams),
-/// [`NoQuery`](crate::NoQuery), [`NoBody`](crate::NoBody) and [`NoContent`](crate::NoContent)
-/// have it). A handler list of [`AnyHandler`]s has lost its types, so register handlers before
+/// [`NoQuery`](crate::NoQuery), [`NoBody`](crate::NoBody), [`NoContent`](crate::NoContent)
+/// and [`NoErrors`](crate::NoErrors) have it). A contract's declared errors
+/// ([`ErrorAnswer`]) are documented under each of their statuses with their own schema.
+/// A handler list of [`AnyHandler`]s has lost its types, so register handlers before
 /// they are erased — or document the contracts, which are plain values.
 ///
 /// Adding the same method and route twice keeps the last.
@@ -115,12 +117,13 @@ impl OpenApi {
     }
 
     /// Documents a contract.
-    pub fn endpoint<P, Q, B, R>(self, endpoint: &Endpoint<P, Q, B, R>) -> Self
+    pub fn endpoint<P, Q, B, R, E>(self, endpoint: &Endpoint<P, Q, B, R, E>) -> Self
     where
         P: Slot + JsonSchema,
         Q: Slot + JsonSchema,
         B: Slot + JsonSchema,
         R: Slot + JsonSchema,
+        E: ErrorAnswer + JsonSchema,
     {
         self.endpoint_with(endpoint, |op| op)
     }
@@ -144,9 +147,9 @@ impl OpenApi {
     /// assert_eq!(op["responses"]["401"]["description"], "No or bad token");
     /// # Ok::<(), pactum::ConfigError>(())
     /// ```
-    pub fn endpoint_with<P, Q, B, R>(
+    pub fn endpoint_with<P, Q, B, R, E>(
         mut self,
-        endpoint: &Endpoint<P, Q, B, R>,
+        endpoint: &Endpoint<P, Q, B, R, E>,
         describe: impl FnOnce(Operation) -> Operation,
     ) -> Self
     where
@@ -154,6 +157,7 @@ impl OpenApi {
         Q: Slot + JsonSchema,
         B: Slot + JsonSchema,
         R: Slot + JsonSchema,
+        E: ErrorAnswer + JsonSchema,
     {
         self.push(endpoint, describe(Operation::new()));
         self
@@ -173,20 +177,21 @@ impl OpenApi {
     /// assert!(api.build().as_value()["paths"]["/health"]["get"].is_object());
     /// # Ok::<(), pactum::ConfigError>(())
     /// ```
-    pub fn register<P, Q, B, R>(&mut self, handler: Handler<P, Q, B, R>) -> AnyHandler
+    pub fn register<P, Q, B, R, E>(&mut self, handler: Handler<P, Q, B, R, E>) -> AnyHandler
     where
         P: Slot + JsonSchema,
         Q: Slot + JsonSchema,
         B: Slot + JsonSchema,
         R: Slot + JsonSchema,
+        E: ErrorAnswer + JsonSchema,
     {
         self.register_with(handler, |op| op)
     }
 
     /// [`OpenApi::register`], with what the pipeline cannot know about the operation.
-    pub fn register_with<P, Q, B, R>(
+    pub fn register_with<P, Q, B, R, E>(
         &mut self,
-        handler: Handler<P, Q, B, R>,
+        handler: Handler<P, Q, B, R, E>,
         describe: impl FnOnce(Operation) -> Operation,
     ) -> AnyHandler
     where
@@ -194,17 +199,19 @@ impl OpenApi {
         Q: Slot + JsonSchema,
         B: Slot + JsonSchema,
         R: Slot + JsonSchema,
+        E: ErrorAnswer + JsonSchema,
     {
         self.push(handler.endpoint(), describe(Operation::new()));
         handler.into()
     }
 
-    fn push<P, Q, B, R>(&mut self, endpoint: &Endpoint<P, Q, B, R>, operation: Operation)
+    fn push<P, Q, B, R, E>(&mut self, endpoint: &Endpoint<P, Q, B, R, E>, operation: Operation)
     where
         P: Slot + JsonSchema,
         Q: Slot + JsonSchema,
         B: Slot + JsonSchema,
         R: Slot + JsonSchema,
+        E: ErrorAnswer + JsonSchema,
     {
         let entry = Entry {
             spec: Arc::clone(endpoint.spec()),
@@ -212,6 +219,7 @@ impl OpenApi {
             query: declared::<Q>().then_some(inline::<Q> as SchemaFn),
             body: declared::<B>().then_some(reference::<B> as SchemaFn),
             response: declared::<R>().then_some(reference::<R> as SchemaFn),
+            errors: (!E::STATUSES.is_empty()).then_some(reference::<E> as SchemaFn),
             operation,
         };
         self.entries

@@ -22,6 +22,8 @@ pub(super) struct Entry {
     pub(super) query: Option<SchemaFn>,
     pub(super) body: Option<SchemaFn>,
     pub(super) response: Option<SchemaFn>,
+    /// The declared errors' schema, when the contract declares some.
+    pub(super) errors: Option<SchemaFn>,
     pub(super) operation: Operation,
 }
 
@@ -110,6 +112,10 @@ impl Entry {
             if let (true, Some((reference, description))) = (applies, standard_ref(status)) {
                 answers.insert(status.to_string(), (reference, Some(description)));
             }
+        }
+        if let (Some(make), Some(errors)) = (self.errors, &self.spec.errors) {
+            let statuses = errors.statuses;
+            super::declared_errors::document(&mut answers, statuses, make, responses, error_body);
         }
         for declared in &extra.responses {
             let key = declared

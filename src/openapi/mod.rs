@@ -1,6 +1,7 @@
 #![doc = include_str!("../docs/openapi.md")]
 
 mod collector;
+mod declared_errors;
 mod document;
 mod entry;
 mod operation;

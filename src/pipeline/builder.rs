@@ -50,7 +50,9 @@ impl PipelineBuilder {
         self
     }
 
-    /// Replaces the built-in error body: `f` makes the answer for every error.
+    /// Replaces the built-in error body: `f` makes the answer for every error but a
+    /// contract's declared errors ([`ErrorAnswer`](crate::ErrorAnswer)), which keep the body
+    /// their contract promises.
     pub fn error_formatter<F>(mut self, f: F) -> Self
     where
         F: Fn(&Error) -> Response + Send + Sync + 'static,

@@ -341,11 +341,13 @@ impl Pipeline {
         response
     }
 
-    /// The answer for `error`: the configured formatter's, else the built-in JSON body.
+    /// The answer for `error`: the configured formatter's, else the built-in JSON body. A
+    /// contract's declared error ([`Error::is_declared`]) is always answered with its own
+    /// body: clients and the API's documentation rely on it.
     pub fn error_response(&self, error: &Error) -> Response {
         match &self.inner.formatter {
-            Some(format) => format(error),
-            None => error.to_response(),
+            Some(format) if !error.is_declared() => format(error),
+            _ => error.to_response(),
         }
     }
 }

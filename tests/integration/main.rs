@@ -24,3 +24,4 @@ mod service;
 mod settings;
 mod support;
 mod tls;
+mod typed_errors;

@@ -274,6 +274,10 @@ pub fn handlers() -> Vec<AnyHandler> {
         })
         .into(),
     ];
+    handlers.push(super::get_user_v2_handler({
+        let store = s();
+        move |id| lock(&store).users.get(&id).cloned()
+    }));
     handlers.extend(super::raw_handlers());
     handlers.push(super::hello_txt_handler());
     let docs = openapi().build().handler(OPENAPI_PATH);

@@ -3,7 +3,8 @@
 //!
 //! By concern: the users resource (`users`), the routes behind middleware and the middleware
 //! (`middleware`), the routes that fail on purpose (`errors`), the other routes (`misc`), the
-//! signed webhook and the client's address (`raw`), the
+//! signed webhook and the client's address (`raw`), the typed errors of `GET /v2/users/:id`
+//! (`typed_errors`), the
 //! OpenAPI document (`openapi`), and the handlers over an in-memory store (`handlers`). Every
 //! public item is re-exported here: includers use `api::X`.
 
@@ -14,6 +15,7 @@ mod misc;
 mod openapi;
 mod raw;
 mod text;
+mod typed_errors;
 mod users;
 
 pub use errors::*;
@@ -23,13 +25,14 @@ pub use misc::*;
 pub use openapi::*;
 pub use raw::*;
 pub use text::*;
+pub use typed_errors::*;
 pub use users::*;
 
 use pactum::Endpoint;
 
 /// Contracts are built from literals here, so a failure is a bug in this file.
-fn built<P, Q, B, R>(
-    result: Result<Endpoint<P, Q, B, R>, pactum::ConfigError>,
-) -> Endpoint<P, Q, B, R> {
+fn built<P, Q, B, R, E>(
+    result: Result<Endpoint<P, Q, B, R, E>, pactum::ConfigError>,
+) -> Endpoint<P, Q, B, R, E> {
     result.unwrap_or_else(|e| panic!("invalid contract: {e}"))
 }

@@ -55,6 +55,7 @@ pub fn openapi() -> OpenApi {
         .endpoint_with(&delete_user(), |op| {
             op.error(StatusCode::NOT_FOUND, user_not_found)
         })
+        .endpoint(&super::get_user_v2())
         .endpoint(&get_repo())
         .endpoint(&get_file())
         .endpoint_with(&me(), |op| {

@@ -2,6 +2,7 @@
 //! directions, and the document served beside the handlers it describes.
 
 mod answers;
+mod declared_errors;
 mod operations;
 mod serving;
 mod views;

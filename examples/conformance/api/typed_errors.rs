@@ -1,0 +1,84 @@
+//! Row 22, typed errors: `GET /v2/users/:id` declares its 404 in the contract, with its own
+//! body type, so the typed client hands it back as a `GetUserError` and the OpenAPI document
+//! lists it with its schema.
+
+use std::fmt;
+
+use pactum::http::StatusCode;
+use pactum::schemars::{self, JsonSchema};
+use pactum::{handler, route, AnyHandler, Ctx, Endpoint, ErrorAnswer, NoBody, NoQuery};
+use serde::{Deserialize, Serialize};
+
+use super::{built, User, UserPath};
+
+/// The errors `GET /v2/users/:id` answers with, each with its status and its own body: the
+/// variant's fields and its `code`, e.g.
+/// `{"code":"user_not_found","error":"User not found","id":7}`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "code", rename_all = "snake_case")]
+pub enum GetUserError {
+    /// 404: no user has this id.
+    UserNotFound {
+        /// Always `User not found`.
+        error: String,
+        /// The id that was asked for.
+        id: u64,
+    },
+}
+
+impl GetUserError {
+    /// No user has `id`.
+    pub fn not_found(id: u64) -> Self {
+        Self::UserNotFound {
+            error: "User not found".to_owned(),
+            id,
+        }
+    }
+}
+
+impl ErrorAnswer for GetUserError {
+    const STATUSES: &'static [StatusCode] = &[StatusCode::NOT_FOUND];
+
+    fn status(&self) -> StatusCode {
+        match self {
+            Self::UserNotFound { .. } => StatusCode::NOT_FOUND,
+        }
+    }
+}
+
+// `std::error::Error`, so that a handler's `?` converts it (as `thiserror` would write it).
+impl fmt::Display for GetUserError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::UserNotFound { id, .. } => write!(f, "no user has id {id}"),
+        }
+    }
+}
+
+impl std::error::Error for GetUserError {}
+
+pub fn get_user_v2() -> Endpoint<UserPath, NoQuery, NoBody, User, GetUserError> {
+    built(
+        Endpoint::get(route!("/v2/users/:id"))
+            .params::<UserPath>()
+            .response::<User>()
+            .errors::<GetUserError>()
+            .name("getUserV2")
+            .summary("Get a user; a missing one is a typed error declared in the contract")
+            .tag("users")
+            .build(),
+    )
+}
+
+/// `GET /v2/users/:id` over the users `find` looks up: the user, or the declared 404.
+pub fn get_user_v2_handler<F>(find: F) -> AnyHandler
+where
+    F: Fn(u64) -> Option<User> + Send + Sync + 'static,
+{
+    handler(get_user_v2(), move |ctx: Ctx<UserPath>| {
+        let id = ctx.params.id;
+        let found = find(id);
+        async move { Ok(found.ok_or_else(|| GetUserError::not_found(id))?) }
+    })
+    .into()
+}

@@ -1,0 +1,215 @@
+//! Declared errors: [`ErrorAnswer`], the trait of a contract's typed error answers, the
+//! [`NoErrors`] marker, and how a declared error travels inside an [`Error`].
+
+use std::fmt;
+
+use bytes::Bytes;
+use http::header::{HeaderValue, CONTENT_TYPE};
+use http::StatusCode;
+use serde::de::{DeserializeOwned, Deserializer, Error as _};
+use serde::{Deserialize, Serialize, Serializer};
+
+use super::body::ErrorBody;
+use super::rejection::Rejection;
+use super::{BoxError, Error};
+use crate::response::Response;
+
+/// The error answers a contract declares with
+/// [`EndpointBuilder::errors`](crate::EndpointBuilder::errors): a type, usually an enum of the
+/// endpoint's errors, that is sent as its own JSON body with its own status.
+///
+/// - **server**: a handler returns it with `?` or `Err(e.into())` (it is a
+///   `std::error::Error`, so it converts into [`Error`] like any other); the pipeline, which
+///   knows the contract's type, answers it with [`status`](ErrorAnswer::status) and its JSON;
+/// - **client**: `pactum-client` decodes an answer whose status is one of
+///   [`STATUSES`](ErrorAnswer::STATUSES) as this type, and hands it back typed;
+/// - **OpenAPI**: each status of [`STATUSES`](ErrorAnswer::STATUSES) is documented with this
+///   type's schema.
+///
+/// Errors the type does not cover (a plain `std::io::Error`, an [`HttpError`](crate::HttpError),
+/// the pipeline's own 400s) keep the built-in [`ErrorBody`].
+///
+/// ```
+/// use pactum::http::StatusCode;
+/// use pactum::ErrorAnswer;
+/// use serde::{Deserialize, Serialize};
+///
+/// /// The errors of `GET /users/:id`.
+/// #[derive(Debug, Serialize, Deserialize)]
+/// #[serde(tag = "code", rename_all = "snake_case")]
+/// enum GetUserError {
+///     UserNotFound { id: u64 },
+///     Suspended { id: u64, until: String },
+/// }
+///
+/// impl ErrorAnswer for GetUserError {
+///     const STATUSES: &'static [StatusCode] = &[StatusCode::NOT_FOUND, StatusCode::FORBIDDEN];
+///
+///     fn status(&self) -> StatusCode {
+///         match self {
+///             Self::UserNotFound { .. } => StatusCode::NOT_FOUND,
+///             Self::Suspended { .. } => StatusCode::FORBIDDEN,
+///         }
+///     }
+/// }
+///
+/// // `?` needs `std::error::Error` (or use `thiserror`).
+/// impl std::fmt::Display for GetUserError {
+///     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+///         match self {
+///             Self::UserNotFound { id } => write!(f, "user {id} not found"),
+///             Self::Suspended { id, until } => write!(f, "user {id} is suspended until {until}"),
+///         }
+///     }
+/// }
+/// impl std::error::Error for GetUserError {}
+///
+/// let error = pactum::Error::from(GetUserError::UserNotFound { id: 7 });
+/// # let _ = error;
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be a contract's declared errors: implement `pactum::ErrorAnswer` for it",
+    label = "not an `ErrorAnswer`",
+    note = "it needs `Serialize`, `Deserialize`, `std::error::Error`, a `status()` and the list of its `STATUSES`"
+)]
+pub trait ErrorAnswer:
+    Serialize + DeserializeOwned + std::error::Error + Send + Sync + 'static
+{
+    /// Every status [`status`](ErrorAnswer::status) may return, each in `400..=599` (checked
+    /// by [`build`](crate::EndpointBuilder::build)). The client decodes an answer with one of
+    /// them as `Self` (and falls back to [`ErrorBody`] when it is not one); the OpenAPI
+    /// document lists them.
+    const STATUSES: &'static [StatusCode];
+
+    /// The status this error is answered with: one of [`STATUSES`](ErrorAnswer::STATUSES).
+    fn status(&self) -> StatusCode;
+}
+
+/// The errors slot of a contract that declares none: every error is answered with the
+/// built-in [`ErrorBody`]. No value of it exists.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NoErrors {}
+
+impl ErrorAnswer for NoErrors {
+    const STATUSES: &'static [StatusCode] = &[];
+
+    fn status(&self) -> StatusCode {
+        match *self {}
+    }
+}
+
+impl fmt::Display for NoErrors {
+    fn fmt(&self, _: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {}
+    }
+}
+
+impl std::error::Error for NoErrors {}
+
+impl Serialize for NoErrors {
+    fn serialize<S: Serializer>(&self, _: S) -> Result<S::Ok, S::Error> {
+        match *self {}
+    }
+}
+
+impl<'de> Deserialize<'de> for NoErrors {
+    fn deserialize<D: Deserializer<'de>>(_: D) -> Result<Self, D::Error> {
+        Err(D::Error::custom("the contract declares no errors"))
+    }
+}
+
+/// A declared error, ready to send: its status and JSON, and the original value (logged,
+/// and given back by [`Error::downcast_ref`]).
+pub(super) struct DeclaredAnswer {
+    pub(super) status: StatusCode,
+    pub(super) body: Bytes,
+    pub(super) source: BoxError,
+}
+
+impl DeclaredAnswer {
+    /// The answer: the status, `Content-Type: application/json`, the body.
+    pub(super) fn to_response(&self) -> Response {
+        // `into`: whatever body type `Response` has, it is made from `Bytes`.
+        #[allow(clippy::useless_conversion)]
+        let mut response = http::Response::new(self.body.clone().into());
+        *response.status_mut() = self.status;
+        response
+            .headers_mut()
+            .insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
+        response
+    }
+
+    /// The body read as pactum's [`ErrorBody`] (for error formatters and logs): as it is when
+    /// it has that shape (an `error` string), else the error's message.
+    pub(super) fn to_body(&self) -> ErrorBody {
+        serde_json::from_slice(&self.body).unwrap_or_else(|_| ErrorBody {
+            error: self.source.to_string(),
+            details: Vec::new(),
+            code: None,
+        })
+    }
+}
+
+impl Error {
+    /// A contract's declared error, answered with its own status and JSON body.
+    ///
+    /// A handler's `?` does this by itself for the error type its contract declares
+    /// ([`EndpointBuilder::errors`](crate::EndpointBuilder::errors)). Call it where the
+    /// contract is not known: in middleware, or for a type the handler's contract does not
+    /// declare (its answer is then not decoded by the typed client, nor documented).
+    ///
+    /// When `error` cannot be serialised, the answer is 500 `Response serialization failed`.
+    ///
+    /// ```
+    /// # use pactum::http::StatusCode;
+    /// # #[derive(Debug, serde::Serialize, serde::Deserialize)]
+    /// # struct Gone { error: String, id: u64 }
+    /// # impl std::fmt::Display for Gone {
+    /// #     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result { write!(f, "gone") }
+    /// # }
+    /// # impl std::error::Error for Gone {}
+    /// # impl pactum::ErrorAnswer for Gone {
+    /// #     const STATUSES: &'static [StatusCode] = &[StatusCode::GONE];
+    /// #     fn status(&self) -> StatusCode { StatusCode::GONE }
+    /// # }
+    /// let error = pactum::Error::declared(Gone { error: "Gone".into(), id: 3 });
+    /// assert_eq!(error.status(), 410);
+    /// assert!(error.is_declared());
+    /// assert_eq!(error.to_response().headers()["content-type"], "application/json");
+    /// assert_eq!(error.to_body().error, "Gone"); // the body: {"error":"Gone","id":3}
+    /// assert_eq!(error.downcast_ref::<Gone>().map(|g| g.id), Some(3));
+    /// ```
+    pub fn declared<E: ErrorAnswer>(error: E) -> Self {
+        let status = error.status();
+        if !E::STATUSES.contains(&status) {
+            tracing::warn!(
+                %status,
+                error_type = std::any::type_name::<E>(),
+                "a declared error answers a status its `STATUSES` do not list: clients will not decode it"
+            );
+        }
+        match serde_json::to_vec(&error) {
+            Ok(body) => Self::of_declared(DeclaredAnswer {
+                status,
+                body: Bytes::from(body),
+                source: Box::new(error),
+            }),
+            Err(e) => Rejection::ResponseSerializationFailed
+                .error()
+                .with_source(e)
+                .into(),
+        }
+    }
+
+    /// The same error, answered as `E` when it is one (what a handler of a contract that
+    /// declares `E` returned with `?`).
+    pub(crate) fn recognise<E: ErrorAnswer>(self) -> Self {
+        match self.into_other() {
+            Ok(other) => match other.downcast::<E>() {
+                Ok(declared) => Self::declared(*declared),
+                Err(other) => Self::from_boxed(other),
+            },
+            Err(this) => this,
+        }
+    }
+}

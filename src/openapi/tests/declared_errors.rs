@@ -1,0 +1,123 @@
+//! A contract's declared errors: each status with the declared type's schema; where the
+//! pipeline answers that status too, either body.
+
+use std::fmt;
+
+use http::StatusCode;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+use validator::Validate;
+
+use super::doc;
+use crate::openapi::OpenApi;
+use crate::{route, Endpoint, ErrorAnswer};
+
+#[derive(Serialize, Deserialize, Validate, JsonSchema)]
+struct ItemPath {
+    id: u64,
+}
+
+/// The errors of an item.
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "code", rename_all = "snake_case")]
+enum ItemError {
+    /// No item has this id.
+    NotFound { id: u64 },
+    /// The store failed.
+    Unavailable,
+}
+
+impl ErrorAnswer for ItemError {
+    const STATUSES: &'static [StatusCode] = &[StatusCode::GONE, StatusCode::INTERNAL_SERVER_ERROR];
+
+    fn status(&self) -> StatusCode {
+        match self {
+            Self::NotFound { .. } => StatusCode::GONE,
+            Self::Unavailable => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+}
+
+impl fmt::Display for ItemError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{self:?}")
+    }
+}
+
+impl std::error::Error for ItemError {}
+
+#[test]
+fn each_declared_status_has_the_declared_schema() {
+    let item = Endpoint::get(route::pattern("/items/:id"))
+        .params::<ItemPath>()
+        .errors::<ItemError>()
+        .build()
+        .unwrap();
+    let doc = doc(OpenApi::new("t", "1").endpoint(&item));
+    let answers = &doc["paths"]["/items/{id}"]["get"]["responses"];
+
+    let gone = &answers["410"];
+    assert_eq!(gone["description"], "Gone: an error the contract declares.");
+    assert_eq!(
+        gone["content"]["application/json"]["schema"],
+        json!({ "$ref": "#/components/schemas/ItemError" })
+    );
+    // The pipeline answers 500 by itself too: either body, both causes.
+    let internal = &answers["500"];
+    assert_eq!(
+        internal["content"]["application/json"]["schema"]["anyOf"],
+        json!([
+            { "$ref": "#/components/schemas/ItemError" },
+            { "$ref": "#/components/schemas/ErrorBody" },
+        ])
+    );
+    let description = internal["description"].as_str().unwrap();
+    assert!(description
+        .starts_with("Internal Server Error: an error the contract declares.\n\nFrom pactum: "));
+    // The other statuses are the pipeline's, as before.
+    assert_eq!(
+        answers["400"]["$ref"],
+        "#/components/responses/ValidationFailed"
+    );
+    assert_eq!(answers["404"]["$ref"], "#/components/responses/NotFound");
+
+    let schema = &doc["components"]["schemas"]["ItemError"];
+    assert_eq!(schema["description"], "The errors of an item.");
+    let variants = schema["oneOf"].as_array().unwrap();
+    assert_eq!(variants.len(), 2);
+    assert_eq!(variants[0]["properties"]["code"]["const"], "not_found");
+    assert_eq!(variants[0]["required"], json!(["code", "id"]));
+}
+
+#[test]
+fn no_declared_errors_no_change() {
+    let plain = Endpoint::get(route::pattern("/items/:id"))
+        .params::<ItemPath>()
+        .build()
+        .unwrap();
+    let doc = doc(OpenApi::new("t", "1").endpoint(&plain));
+    let answers = doc["paths"]["/items/{id}"]["get"]["responses"]
+        .as_object()
+        .unwrap();
+    let statuses: Vec<&str> = answers.keys().map(String::as_str).collect();
+    assert_eq!(statuses, ["204", "400", "404", "500"]);
+    assert!(doc["components"]["schemas"].get("NoErrors").is_none());
+}
+
+#[test]
+fn an_operation_error_overrides_a_declared_status() {
+    let item = Endpoint::get(route::pattern("/items/:id"))
+        .params::<ItemPath>()
+        .errors::<ItemError>()
+        .build()
+        .unwrap();
+    let doc = doc(OpenApi::new("t", "1")
+        .endpoint_with(&item, |op| op.error(StatusCode::GONE, "Described by hand")));
+    let gone = &doc["paths"]["/items/{id}"]["get"]["responses"]["410"];
+    assert_eq!(gone["description"], "Described by hand");
+    assert_eq!(
+        gone["content"]["application/json"]["schema"]["$ref"],
+        "#/components/schemas/ErrorBody"
+    );
+}
