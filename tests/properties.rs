@@ -19,7 +19,7 @@ fn runtime() -> tokio::runtime::Runtime {
 async fn call(pipeline: &Pipeline, request: http::Request<Body>) -> (u16, Value) {
     let response = pipeline.handle(request).await;
     let status = response.status().as_u16();
-    let body = serde_json::from_slice(response.body()).unwrap_or(Value::Null);
+    let body = serde_json::from_slice(response.body().as_bytes().unwrap()).unwrap_or(Value::Null);
     (status, body)
 }
 

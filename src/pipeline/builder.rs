@@ -10,7 +10,7 @@ use crate::error::{ConfigError, Error};
 use crate::handler::AnyHandler;
 use crate::middleware::Middleware;
 use crate::request::{IpNet, TrustedProxies};
-use crate::response::Response;
+use crate::response::ResponseBody;
 
 /// Settings of a [`Pipeline`] — what every adapter gets: server-wide middleware, body limit,
 /// error formatting, request timeout. (Connection settings are the server's:
@@ -52,12 +52,14 @@ impl PipelineBuilder {
 
     /// Replaces the built-in error body: `f` makes the answer for every error but a
     /// contract's declared errors ([`ErrorAnswer`](crate::ErrorAnswer)), which keep the body
-    /// their contract promises.
-    pub fn error_formatter<F>(mut self, f: F) -> Self
+    /// their contract promises. Its body is anything that makes a [`ResponseBody`]: `Bytes`,
+    /// `String`, `Vec<u8>`, `&'static str`.
+    pub fn error_formatter<F, B>(mut self, f: F) -> Self
     where
-        F: Fn(&Error) -> Response + Send + Sync + 'static,
+        F: Fn(&Error) -> http::Response<B> + Send + Sync + 'static,
+        B: Into<ResponseBody>,
     {
-        self.formatter = Some(Arc::new(f));
+        self.formatter = Some(Arc::new(move |error: &Error| f(error).map(Into::into)));
         self
     }
 

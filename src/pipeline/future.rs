@@ -14,7 +14,7 @@ use super::deadline::Deadline;
 use super::{AnswerMode, Pipeline};
 use crate::error::{Error, Rejection};
 use crate::request::BoxFuture;
-use crate::response::Response;
+use crate::response::{Response, ResponseBody};
 
 /// A dispatched request: answered already, or running its middleware and handler.
 pub(super) enum Work {
@@ -126,13 +126,17 @@ impl Future for Handled {
     }
 }
 
-/// A HEAD answer: the GET's headers and length, no body.
+/// A HEAD answer: the GET's headers and length (when held whole), no body. A streamed body
+/// is dropped unread.
 pub(super) fn strip_body(response: &mut Response) {
-    let len = response.body().len();
-    if len > 0 {
-        response
-            .headers_mut()
-            .insert(CONTENT_LENGTH, HeaderValue::from(len));
-        *response.body_mut() = Bytes::new();
+    match response.body().as_bytes().map(Bytes::len) {
+        Some(0) => {}
+        Some(len) => {
+            response
+                .headers_mut()
+                .insert(CONTENT_LENGTH, HeaderValue::from(len));
+            *response.body_mut() = ResponseBody::empty();
+        }
+        None => *response.body_mut() = ResponseBody::empty(),
     }
 }

@@ -22,6 +22,7 @@ use super::in_flight::{Counted, InFlight, InFlightGuard};
 use super::servable::Servable;
 use super::shutdown::Shutdown;
 use crate::error::BoxError;
+use crate::response::EndsOnShutdown;
 
 /// The service hyper runs on one connection.
 pub(super) struct ConnectionService<S> {
@@ -113,7 +114,10 @@ impl<S: Servable> Future for Answer<S> {
                     }
                     let guard = this.guard.take().expect("`Answer` polled after completion");
                     let stream = this.stream.take();
-                    return Poll::Ready(Ok(response.map(|body| Counted::new(body, guard, stream))));
+                    let ends = response.extensions().get::<EndsOnShutdown>().is_some();
+                    return Poll::Ready(Ok(
+                        response.map(|body| Counted::new(body, guard, stream, ends))
+                    ));
                 }
                 StateProj::Failed { error } => {
                     return Poll::Ready(Err(error

@@ -188,7 +188,8 @@ fn replacement(head: &[u8], answers: &ErrorAnswers) -> Option<Vec<u8>> {
         _ => return None,
     };
     let response = answers.response(&Error::from(HttpError::from(rejection)));
-    let body = response.body();
+    // An error formatter's streamed body (unlikely) is not sent: this answer is written whole.
+    let body: &[u8] = response.body().as_bytes().map_or(&[], |bytes| bytes);
     let mut out = Vec::with_capacity(head.len() + 128 + body.len());
     out.extend_from_slice(status_line);
     out.extend_from_slice(b"\r\n");
@@ -300,7 +301,7 @@ mod tests {
     #[test]
     fn a_panicking_formatter_gives_the_built_in_body() {
         let pipeline = Pipeline::builder(Vec::new())
-            .error_formatter(|_| panic!("formatter"))
+            .error_formatter(|_| -> crate::Response { panic!("formatter") })
             .build()
             .expect("empty pipeline");
         let answer = replacement(BARE_431, &ErrorAnswers::of(&pipeline)).expect("a 431");

@@ -11,20 +11,35 @@ use std::task::{Context, Poll};
 use http_body::{Body, Frame, SizeHint};
 
 use super::idle::StreamGuard;
+use super::shutdown::{Shutdown, UntilDrain};
 
 /// How many requests of a connection are in flight, and how many have started: counted by
 /// the service, read by the connection's [`HeadDeadline`] and
 /// [`HyperErrors`](super::hyper_errors::HyperErrors).
 ///
 /// One word, so that a request costs one atomic add and one subtraction: the low 32 bits
-/// count the requests in flight, the high 32 bits the requests started (wrapping).
-#[derive(Debug, Default)]
-pub(crate) struct InFlight(AtomicU64);
+/// count the requests in flight, the high 32 bits the requests started (wrapping). With the
+/// server's shutdown, for the answers that end when it starts ([`Counted`]).
+#[derive(Debug)]
+pub(crate) struct InFlight(AtomicU64, Arc<Shutdown>);
+
+/// A count on a server that never shuts down.
+#[cfg(test)]
+impl Default for InFlight {
+    fn default() -> Self {
+        Self::new(Arc::default())
+    }
+}
 
 /// One request started, in [`InFlight`]'s high bits.
 const STARTED: u64 = 1 << 32;
 
 impl InFlight {
+    /// A connection's count, on a server that shuts down with `shutdown`.
+    pub(crate) fn new(shutdown: Arc<Shutdown>) -> Self {
+        Self(AtomicU64::new(0), shutdown)
+    }
+
     /// The counts as they are now: two snapshots differ when a request started in between;
     /// [`InFlight::none_at`] reads one.
     pub(crate) fn snapshot(&self) -> u64 {
@@ -63,17 +78,27 @@ pin_project_lite::pin_project! {
         body: B,
         _guard: InFlightGuard,
         stream: Option<StreamGuard>,
+        // Boxed: only streamed answers of events have one.
+        until_drain: Option<Pin<Box<UntilDrain>>>,
     }
 }
 
 impl<B> Counted<B> {
     /// `body`, answering the request `guard` counts, whose HTTP/2 stream `stream` counts
-    /// (`None` on HTTP/1.1).
-    pub(crate) fn new(body: B, guard: InFlightGuard, stream: Option<StreamGuard>) -> Self {
+    /// (`None` on HTTP/1.1); ended (cleanly) when the server starts shutting down if
+    /// `ends_on_shutdown`.
+    pub(crate) fn new(
+        body: B,
+        guard: InFlightGuard,
+        stream: Option<StreamGuard>,
+        ends_on_shutdown: bool,
+    ) -> Self {
+        let until_drain = ends_on_shutdown.then(|| Box::pin(UntilDrain::new(&guard.0 .1)));
         Self {
             body,
             _guard: guard,
             stream,
+            until_drain,
         }
     }
 }
@@ -88,7 +113,14 @@ impl<B: Body> Body for Counted<B> {
     ) -> Poll<Option<Result<Frame<B::Data>, B::Error>>> {
         let this = self.project();
         let mut body = this.body;
-        let polled = body.as_mut().poll_frame(cx);
+        let draining = this
+            .until_drain
+            .as_mut()
+            .is_some_and(|until| until.as_mut().poll_draining(cx));
+        let polled = match draining {
+            true => Poll::Ready(None),
+            false => body.as_mut().poll_frame(cx),
+        };
         if let Some(stream) = this.stream {
             let ended = match &polled {
                 Poll::Pending => false,
@@ -105,6 +137,7 @@ impl<B: Body> Body for Counted<B> {
     fn is_end_stream(&self) -> bool {
         self.body.is_end_stream()
     }
+
 
     fn size_hint(&self) -> SizeHint {
         self.body.size_hint()

@@ -319,7 +319,7 @@ impl<S: Servable> Connection<S> {
             answers,
         } = self;
         // What the connection's head deadline needs to know: when a request is in flight.
-        let requests = Arc::new(InFlight::default());
+        let requests = Arc::new(InFlight::new(Arc::clone(&shutdown)));
         // HTTP/2: the streams being worked on, for the idle timeout (`idle.rs`).
         let streams = Arc::new(Streams::default());
         let hyper_service = ConnectionService {

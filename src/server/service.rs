@@ -8,11 +8,11 @@ use std::pin::Pin;
 use std::task::{Context, Poll};
 
 use bytes::Bytes;
-use http_body_util::Full;
 
 use crate::body::Body;
 use crate::error::{BoxError, ConfigError};
 use crate::pipeline::{Handled, IntoPipeline, Pipeline};
+use crate::response::Response;
 
 /// The pipeline as a `tower::Service<http::Request<B>>`: what the native server runs, and
 /// what tower-http layers wrap (CORS, compression, tracing, timeouts) or tests call without
@@ -97,13 +97,13 @@ impl fmt::Debug for ResponseFuture {
 }
 
 impl Future for ResponseFuture {
-    type Output = Result<http::Response<Full<Bytes>>, Infallible>;
+    type Output = Result<Response, Infallible>;
 
     #[inline]
     fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
         Pin::new(&mut self.0)
             .poll(cx)
-            .map(|response| Ok(response.map(Full::new)))
+            .map(Ok)
     }
 }
 
@@ -112,7 +112,7 @@ where
     B: http_body::Body<Data = Bytes> + Send + 'static,
     B::Error: Into<BoxError>,
 {
-    type Response = http::Response<Full<Bytes>>;
+    type Response = Response;
     type Error = Infallible;
     type Future = ResponseFuture;
 

@@ -96,6 +96,38 @@ impl Shutdown {
     }
 }
 
+pin_project_lite::pin_project! {
+    /// Says when the server starts shutting down, to a streamed answer that ends then
+    /// ([`EndsOnShutdown`](crate::response::EndsOnShutdown)).
+    pub(crate) struct UntilDrain {
+        shutdown: Arc<Shutdown>,
+        #[pin]
+        notified: OwnedNotified,
+        registered: bool,
+    }
+}
+
+impl UntilDrain {
+    pub(crate) fn new(shutdown: &Arc<Shutdown>) -> Self {
+        Self {
+            shutdown: Arc::clone(shutdown),
+            notified: Arc::clone(&shutdown.changed).notified_owned(),
+            registered: false,
+        }
+    }
+
+    /// Whether the server has started shutting down; if not, the task is woken when it does.
+    pub(crate) fn poll_draining(self: Pin<&mut Self>, cx: &mut Context<'_>) -> bool {
+        let this = self.project();
+        if !*this.registered {
+            // Registered before the state is read, as `Drain` does: no change is missed.
+            let _ = this.notified.poll(cx);
+            *this.registered = true;
+        }
+        this.shutdown.state.load(Ordering::Acquire) != RUNNING
+    }
+}
+
 /// Counts a connection open until dropped.
 #[derive(Debug)]
 struct Open(Arc<Shutdown>);

@@ -49,11 +49,13 @@ impl Reply {
     }
 }
 
-/// Sends one request through any service answering `http::Response<Full<Bytes>>`.
-async fn call<S>(service: S, request: Request<Full<Bytes>>) -> Reply
+/// Sends one request through any service answering `http::Response<B>`.
+async fn call<S, B>(service: S, request: Request<Full<Bytes>>) -> Reply
 where
-    S: Service<Request<Full<Bytes>>, Response = pactum::http::Response<Full<Bytes>>>,
+    S: Service<Request<Full<Bytes>>, Response = pactum::http::Response<B>>,
     S::Error: std::fmt::Debug,
+    B: http_body::Body<Data = Bytes>,
+    B::Error: std::fmt::Debug,
 {
     let response = service.oneshot(request).await.expect("the service answers");
     let (parts, body) = response.into_parts();
@@ -424,7 +426,7 @@ async fn middleware_can_answer_early_with_a_response() {
                 let response = pactum::http::Response::builder()
                     .status(StatusCode::IM_A_TEAPOT)
                     .header("x-early", "yes")
-                    .body(Bytes::from_static(b"short and stout"))
+                    .body("short and stout".into())
                     .expect("response builds");
                 return Ok(response);
             }
@@ -537,7 +539,7 @@ async fn middleware_can_change_the_response() {
 
 fn plain_text_errors(error: &Error) -> pactum::Response {
     let text = format!("{} {}", error.status().as_u16(), error.to_body().error);
-    let mut response = pactum::http::Response::new(Bytes::from(text));
+    let mut response = pactum::http::Response::new(text.into());
     *response.status_mut() = error.status();
     response
         .headers_mut()

@@ -3,10 +3,12 @@
 use bytes::Bytes;
 use http::header::{CONTENT_TYPE, LOCATION};
 use http::{HeaderMap, StatusCode};
-use pactum::{Detail, ErrorBody, Format, Presence, RawAnswer, Slot};
+use eventsource_stream::Eventsource;
+use futures_util::StreamExt;
+use pactum::{BoxError, Detail, ErrorBody, Format, Presence, RawAnswer, RawEvent, Slot};
 
 use crate::error::{Error, Part};
-use crate::transport::Received;
+use crate::transport::{ByteStream, Received, ReceivedBody};
 
 /// A decoded answer with its status and headers. Returned by [`Call::send_full`](crate::Call::send_full).
 #[derive(Debug, Clone)]
@@ -50,6 +52,10 @@ pub(crate) fn decode<R: Slot>(received: Received) -> Result<Response<R>, Error> 
         headers,
         body,
     } = received;
+    let body = match body {
+        ReceivedBody::Whole(bytes) => bytes,
+        ReceivedBody::Streamed(stream) => return decode_events(status, headers, stream),
+    };
     if !matches!(R::FORMAT, Format::Json) {
         return decode_raw(status, headers, body);
     }
@@ -102,6 +108,37 @@ fn decode_raw<R: Slot>(
         location: headers.get(LOCATION).cloned(),
     };
     let value = R::from_raw(raw).map_err(|message| {
+        Error::decode(
+            status,
+            vec![Detail::new(Vec::new(), message.clone())],
+            message,
+        )
+    })?;
+    Ok(Response {
+        status,
+        headers,
+        value,
+    })
+}
+
+/// A 2xx `text/event-stream` answer: the contract's [`Events`](pactum::Events), yielding
+/// each event as it is read, parsed by `eventsource-stream`, its data decoded and checked.
+fn decode_events<R: Slot>(
+    status: StatusCode,
+    headers: HeaderMap,
+    stream: ByteStream,
+) -> Result<Response<R>, Error> {
+    let raw_events = stream.eventsource().map(|read| {
+        read.map(|event| RawEvent {
+            id: Some(event.id).filter(|id| !id.is_empty()),
+            // The type every event has when it names none.
+            name: Some(event.event).filter(|name| name != "message"),
+            data: event.data,
+            retry: event.retry,
+        })
+        .map_err(|e| BoxError::from(format!("the event stream broke: {e}")))
+    });
+    let value = R::from_event_source(Box::pin(raw_events)).map_err(|message| {
         Error::decode(
             status,
             vec![Detail::new(Vec::new(), message.clone())],

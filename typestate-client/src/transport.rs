@@ -1,12 +1,15 @@
 //! The two ways a call travels: over HTTP with reqwest, or in-process through a pipeline; and
 //! what goes in and comes out of each ([`Prepared`], [`Received`]).
 
+use std::pin::Pin;
 use std::time::Duration;
 
 use bytes::Bytes;
-use http::header::{HeaderValue, CONTENT_LENGTH, HOST};
+use futures_util::{Stream, TryStreamExt};
+use http::header::{HeaderValue, CONTENT_LENGTH, CONTENT_TYPE, HOST};
+use http_body_util::BodyDataStream;
 use http::{HeaderMap, Method, StatusCode};
-use pactum::Pipeline;
+use pactum::{BoxError, Pipeline};
 use url::{Position, Url};
 
 use crate::error::Error;
@@ -17,15 +20,40 @@ pub(crate) struct Prepared {
     pub(crate) url: Url,
     pub(crate) headers: HeaderMap,
     pub(crate) body: Option<Vec<u8>>,
+    /// The body's `Content-Type` when it is not JSON (a multipart form, a byte stream).
+    pub(crate) content_type: Option<HeaderValue>,
     /// `None`: the client's timeout; `Some(t)`: this call's.
     pub(crate) timeout: Option<Option<Duration>>,
 }
 
-/// An answer, read whole.
+/// An answer: read whole, or, for a stream of events, as it comes.
 pub(crate) struct Received {
     pub(crate) status: StatusCode,
     pub(crate) headers: HeaderMap,
-    pub(crate) body: Bytes,
+    pub(crate) body: ReceivedBody,
+}
+
+/// An answer's body.
+pub(crate) enum ReceivedBody {
+    Whole(Bytes),
+    /// A 2xx `text/event-stream` answer's bytes, as they come.
+    Streamed(ByteStream),
+}
+
+/// The bytes of a streamed answer.
+pub(crate) type ByteStream = Pin<Box<dyn Stream<Item = Result<Bytes, BoxError>> + Send>>;
+
+/// Whether an answer is a stream of events, read as it comes rather than whole.
+fn is_event_stream(status: StatusCode, headers: &HeaderMap) -> bool {
+    status.is_success()
+        && headers
+            .get(CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|v| {
+                v.split(';')
+                    .next()
+                    .is_some_and(|media| media.trim().eq_ignore_ascii_case("text/event-stream"))
+            })
 }
 
 pub(crate) async fn send_http(
@@ -46,7 +74,11 @@ pub(crate) async fn send_http(
     let response = builder.send().await.map_err(Error::from_reqwest)?;
     let status = response.status();
     let headers = response.headers().clone();
-    let body = response.bytes().await.map_err(Error::from_reqwest)?;
+    let body = if is_event_stream(status, &headers) {
+        ReceivedBody::Streamed(Box::pin(response.bytes_stream().map_err(BoxError::from)))
+    } else {
+        ReceivedBody::Whole(response.bytes().await.map_err(Error::from_reqwest)?)
+    };
     Ok(Received {
         status,
         headers,
@@ -91,6 +123,10 @@ pub(crate) async fn send_in_process(
         None => answer.await,
     };
     let (parts, body) = response.into_parts();
+    let body = match body.into_bytes() {
+        Ok(bytes) => ReceivedBody::Whole(bytes),
+        Err(streamed) => ReceivedBody::Streamed(Box::pin(BodyDataStream::new(streamed))),
+    };
     Ok(Received {
         status: parts.status,
         headers: parts.headers,

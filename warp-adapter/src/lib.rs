@@ -69,6 +69,7 @@
 
 mod body;
 mod rejection;
+mod reply;
 #[cfg(feature = "server")]
 mod serve;
 
@@ -81,7 +82,7 @@ use http::{HeaderMap, Method, StatusCode};
 use pactum::{Body, ConfigError, Error, HttpError, Pipeline, Routed};
 use warp::filters::path::{FullPath, Tail};
 use warp::reject::Rejection;
-use warp::reply::{Reply, Response};
+use warp::reply::Response;
 use warp::Filter;
 
 pub use rejection::{recover, PactumRejection};
@@ -245,7 +246,7 @@ impl Options {
                             Err(error) if reject_errors => Err(warp::reject::custom(
                                 PactumRejection::new(error, pipeline, mode),
                             )),
-                            result => Ok(pipeline.answer(mode, result).into_response()),
+                            result => Ok(reply::into_warp(pipeline.answer(mode, result))),
                         }
                     }
                 },
@@ -297,7 +298,7 @@ pub fn not_found(
                 *request.uri_mut() = uri;
             }
             let answer = pipeline.handle(request);
-            async move { answer.await.into_response() }
+            async move { reply::into_warp(answer.await) }
         })
 }
 

@@ -5,7 +5,7 @@ use std::fmt;
 use http::StatusCode;
 use pactum::{AnswerMode, Error, Pipeline};
 use warp::reject::{Reject, Rejection};
-use warp::reply::{Reply, Response};
+use warp::reply::Response;
 
 /// A request a route of the list matched, that ended in an error: the rejection of a filter
 /// built with [`Options::reject_errors`](crate::Options::reject_errors).
@@ -59,9 +59,7 @@ impl PactumRejection {
     /// error's headers (such as `Allow` on a 405). No body for a `HEAD` request.
     pub fn to_response(&self) -> Response {
         let response = self.pipeline.error_response(&self.error);
-        self.pipeline
-            .answer(self.mode, Ok(response))
-            .into_response()
+        crate::reply::into_warp(self.pipeline.answer(self.mode, Ok(response)))
     }
 }
 

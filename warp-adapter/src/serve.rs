@@ -79,7 +79,7 @@ where
         let answer =
             crate::no_routes().answer(mode, Err(HttpError::from(Rejection::NotFound).into()));
         OriginFormFuture::NotFound {
-            answer: Some(answer.into_response()),
+            answer: Some(crate::reply::into_warp(answer)),
         }
     }
 }

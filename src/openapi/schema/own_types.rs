@@ -4,7 +4,7 @@ use std::borrow::Cow;
 
 use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
 
-use crate::contract::{Binary, NoBody, NoContent, NoParams, NoQuery, Redirect, Text};
+use crate::contract::{Binary, Events, NoBody, NoContent, NoParams, NoQuery, Redirect, Text};
 use crate::error::{Detail, ErrorBody, PathSegment};
 
 macro_rules! marker_schema {
@@ -58,6 +58,23 @@ answer_schema! {
     Text => { "type": "string" };
     Binary => { "type": "string", "format": "binary" };
     Redirect => { "type": "string", "format": "uri-reference" };
+}
+
+/// A stream of events: the schema of each event's data, which the document gives beside
+/// `text/event-stream`.
+impl<T: JsonSchema> JsonSchema for Events<T> {
+    fn inline_schema() -> bool {
+        true
+    }
+    fn schema_name() -> Cow<'static, str> {
+        format!("Events_{}", T::schema_name()).into()
+    }
+    fn schema_id() -> Cow<'static, str> {
+        format!("pactum::Events<{}>", T::schema_id()).into()
+    }
+    fn json_schema(generator: &mut SchemaGenerator) -> Schema {
+        generator.subschema_for::<T>()
+    }
 }
 
 impl JsonSchema for PathSegment {

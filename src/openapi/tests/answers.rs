@@ -65,3 +65,25 @@ fn a_redirect_needs_a_redirect_status() {
         "route `/old` answers a redirect with status 200 OK: use 301, 302, 303, 307 or 308"
     );
 }
+
+#[test]
+fn a_stream_of_events_gives_each_event_s_schema() {
+    #[derive(serde::Serialize, serde::Deserialize, validator::Validate, schemars::JsonSchema)]
+    struct Tick {
+        n: u32,
+    }
+    let ticks = Endpoint::get(route::static_path("/ticks"))
+        .response::<crate::Events<Tick>>()
+        .build()
+        .unwrap();
+    let doc = doc(OpenApi::new("t", "1").endpoint(&ticks));
+    let content = &doc["paths"]["/ticks"]["get"]["responses"]["200"]["content"];
+    let media = content["text/event-stream"].as_object().unwrap();
+    assert_eq!(media["schema"]["type"], "string");
+    assert_eq!(media["x-item-schema"]["$ref"], "#/components/schemas/Tick");
+    assert_eq!(
+        doc["components"]["schemas"]["Tick"]["properties"]["n"]["type"],
+        "integer"
+    );
+    assert_eq!(content.as_object().unwrap().len(), 1);
+}

@@ -201,7 +201,7 @@ async fn recover_must_come_before_a_catch_all() {
     assert_eq!(res.text().await.unwrap(), "catch-all");
 }
 
-fn teapot_formatter(error: &pactum::Error) -> pactum::Response {
+fn teapot_formatter(error: &pactum::Error) -> http::Response<Bytes> {
     let mut response =
         http::Response::new(Bytes::from(format!("formatted: {}", error.to_body().error)));
     *response.status_mut() = error.status();

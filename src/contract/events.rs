@@ -1,0 +1,342 @@
+//! [`Events`] and [`Event`]: an answer that is a stream of server-sent events, each carrying a
+//! typed value.
+
+use std::fmt;
+use std::marker::PhantomData;
+use std::pin::Pin;
+use std::task::{Context, Poll};
+use std::time::Duration;
+
+use futures_core::Stream;
+use serde::de::{self, Deserialize, Deserializer};
+use serde::ser::{self, Serialize, Serializer};
+use sync_wrapper::SyncWrapper;
+use validator::ValidationErrors;
+
+use super::slot::{Declared, Format, RawAnswer, Slot};
+use crate::error::BoxError;
+use crate::response::ResponseBody;
+
+/// How long a stream stays silent before the server writes a keep-alive comment, unless set
+/// with [`Events::keep_alive`].
+pub const DEFAULT_KEEP_ALIVE: Duration = Duration::from_secs(15);
+
+/// One server-sent event: its `data` (written as JSON), and optionally its `id`, its `event`
+/// name and a `retry` hint.
+///
+/// ```
+/// use pactum::Event;
+///
+/// let event = Event::new(7_u32).with_id("7").with_name("tick");
+/// assert_eq!((event.data(), event.id(), event.name()), (&7, Some("7"), Some("tick")));
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct Event<T> {
+    data: T,
+    id: Option<String>,
+    name: Option<String>,
+    retry: Option<Duration>,
+}
+
+impl<T> Event<T> {
+    /// An event carrying `data`, without id or name.
+    pub fn new(data: T) -> Self {
+        Self {
+            data,
+            id: None,
+            name: None,
+            retry: None,
+        }
+    }
+
+    /// Sets the event's `id` (what a reconnecting browser sends back as `Last-Event-ID`).
+    ///
+    /// An id holding a line break or NUL cannot be written: the server ends the stream there
+    /// (logged at `error`).
+    pub fn with_id(mut self, id: impl Into<String>) -> Self {
+        self.id = Some(id.into());
+        self
+    }
+
+    /// Sets the event's name (its `event:` field; a browser's `addEventListener` name).
+    ///
+    /// A name holding a line break cannot be written: the server ends the stream there
+    /// (logged at `error`).
+    pub fn with_name(mut self, name: impl Into<String>) -> Self {
+        self.name = Some(name.into());
+        self
+    }
+
+    /// Sets the reconnection time the client should use (`retry:`, in milliseconds).
+    pub fn with_retry(mut self, retry: Duration) -> Self {
+        self.retry = Some(retry);
+        self
+    }
+
+    /// The event's value.
+    pub fn data(&self) -> &T {
+        &self.data
+    }
+
+    /// The event's value, owned.
+    pub fn into_data(self) -> T {
+        self.data
+    }
+
+    /// The event's id, if it has one.
+    pub fn id(&self) -> Option<&str> {
+        self.id.as_deref()
+    }
+
+    /// The event's name, if it has one.
+    pub fn name(&self) -> Option<&str> {
+        self.name.as_deref()
+    }
+
+    /// The reconnection time, if set.
+    pub fn retry(&self) -> Option<Duration> {
+        self.retry
+    }
+}
+
+/// The items of an [`Events`] stream: an event, or why the stream broke.
+type Item<T> = Result<Event<T>, BoxError>;
+
+/// A `text/event-stream` answer: a stream of [`Event`]s whose `data` is the JSON of a `T`.
+/// `.response::<Events<T>>()`.
+///
+/// The server writes each event as it comes (its `T`'s `validator` rules checked first), a
+/// keep-alive comment after [`DEFAULT_KEEP_ALIVE`] of silence, and ends the answer when the
+/// stream ends, when the client goes away (the stream is dropped), or when the server shuts
+/// down gracefully (the answer ends cleanly; the stream is dropped). The OpenAPI document
+/// gives `text/event-stream` with `T`'s schema; the typed client hands back an `Events<T>`
+/// that yields the events it reads, decoded and checked.
+///
+/// ```
+/// use futures_util::stream;
+/// use pactum::{handler, route, Endpoint, Event, Events};
+///
+/// let ticks = Endpoint::get(route!("/ticks"))
+///     .response::<Events<u32>>()
+///     .build()?;
+/// let h = handler(ticks, |_| async {
+///     Ok(Events::new(stream::iter((1..=3).map(Event::new))))
+/// });
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub struct Events<T> {
+    /// `SyncWrapper`: a contract's types are `Sync`; the stream is only polled through `&mut`.
+    events: SyncWrapper<Pin<Box<dyn Stream<Item = Item<T>> + Send>>>,
+    keep_alive: Option<Duration>,
+}
+
+impl<T: Send + 'static> Events<T> {
+    /// The events of `stream`, in order; the answer ends with it.
+    pub fn new<S>(stream: S) -> Self
+    where
+        S: Stream<Item = Event<T>> + Send + 'static,
+    {
+        Self::from_results(Mapped {
+            stream,
+            _item: PhantomData,
+        })
+    }
+
+    /// The events of a fallible `stream`: an `Err` ends the answer abruptly (the client sees
+    /// a broken stream, not its end) and is logged at `error`.
+    pub fn try_new<S, E>(stream: S) -> Self
+    where
+        S: Stream<Item = Result<Event<T>, E>> + Send + 'static,
+        E: Into<BoxError>,
+    {
+        Self::from_results(Mapped {
+            stream,
+            _item: PhantomData,
+        })
+    }
+
+    fn from_results<S: Stream<Item = Item<T>> + Send + 'static>(stream: S) -> Self {
+        Self {
+            events: SyncWrapper::new(Box::pin(stream)),
+            keep_alive: Some(DEFAULT_KEEP_ALIVE),
+        }
+    }
+
+    /// Sets how long the stream may stay silent before the server writes a keep-alive
+    /// comment (`:` and a blank line, ignored by clients); `None` for none. Keep-alive
+    /// comments need the native server's timer (feature `server`, on with both adapters).
+    pub fn keep_alive(mut self, every: Option<Duration>) -> Self {
+        self.keep_alive = every;
+        self
+    }
+
+    /// The stream, as a client reads one: not an API (the typed client's constructor).
+    #[doc(hidden)]
+    pub fn __from_client<S>(stream: S) -> Self
+    where
+        S: Stream<Item = Item<T>> + Send + 'static,
+    {
+        Self::from_results(stream).keep_alive(None)
+    }
+}
+
+impl<T> Stream for Events<T> {
+    type Item = Item<T>;
+
+    fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Item<T>>> {
+        self.events.get_mut().as_mut().poll_next(cx)
+    }
+}
+
+impl<T> fmt::Debug for Events<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Events")
+            .field("keep_alive", &self.keep_alive)
+            .finish_non_exhaustive()
+    }
+}
+
+pin_project_lite::pin_project! {
+    /// A stream of events or of results, as results.
+    struct Mapped<S, T> {
+        #[pin]
+        stream: S,
+        _item: PhantomData<fn() -> T>,
+    }
+}
+
+/// What a stream's items become in [`Events`].
+trait IntoItem<T> {
+    fn into_item(self) -> Item<T>;
+}
+
+impl<T> IntoItem<T> for Event<T> {
+    fn into_item(self) -> Item<T> {
+        Ok(self)
+    }
+}
+
+impl<T, E: Into<BoxError>> IntoItem<T> for Result<Event<T>, E> {
+    fn into_item(self) -> Item<T> {
+        self.map_err(Into::into)
+    }
+}
+
+impl<S, T> Stream for Mapped<S, T>
+where
+    S: Stream<Item: IntoItem<T>>,
+{
+    type Item = Item<T>;
+
+    fn poll_next(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Item<T>>> {
+        self.project()
+            .stream
+            .poll_next(cx)
+            .map(|item| item.map(IntoItem::into_item))
+    }
+}
+
+/// Not a JSON value: an `Events` fills a response slot only.
+impl<T> Serialize for Events<T> {
+    fn serialize<S: Serializer>(&self, _: S) -> Result<S::Ok, S::Error> {
+        Err(ser::Error::custom("a stream of events is not a JSON value"))
+    }
+}
+
+/// Not a JSON value: an `Events` fills a response slot only.
+impl<'de, T> Deserialize<'de> for Events<T> {
+    fn deserialize<D: Deserializer<'de>>(_: D) -> Result<Self, D::Error> {
+        Err(de::Error::custom("a stream of events is not a JSON value"))
+    }
+}
+
+#[diagnostic::do_not_recommend]
+impl<T: Slot> Slot for Events<T> {
+    type Presence = Declared;
+    const FORMAT: Format = Format::EventStream;
+
+    fn absent() -> Option<Self> {
+        None
+    }
+
+    fn check(&self) -> Result<(), ValidationErrors> {
+        Ok(())
+    }
+
+    fn into_streamed(self) -> Option<ResponseBody> {
+        Some(super::events_body::encode(
+            self.events.into_inner(),
+            self.keep_alive,
+        ))
+    }
+
+    fn from_raw(raw: RawAnswer) -> Result<Self, String> {
+        let content_type = raw.content_type.as_ref().and_then(|v| v.to_str().ok());
+        Err(format!(
+            "the answer is not `text/event-stream` but {}",
+            content_type.unwrap_or("without a content type")
+        ))
+    }
+
+    fn from_event_source(source: EventSource) -> Result<Self, String> {
+        Ok(Self::__from_client(Decoded {
+            source,
+            _item: PhantomData,
+        }))
+    }
+}
+
+/// One event as a client read it off the wire, before its data is decoded: what the typed
+/// client hands to [`Slot::from_event_source`]. Not an API.
+#[doc(hidden)]
+#[derive(Debug, Clone, Default)]
+pub struct RawEvent {
+    /// The `id:` field, if the event had one.
+    pub id: Option<String>,
+    /// The `event:` field, if the event had one.
+    pub name: Option<String>,
+    /// The `data:` lines, joined by `\n`.
+    pub data: String,
+    /// The `retry:` field, if the event had one.
+    pub retry: Option<Duration>,
+}
+
+/// The events a client reads, one by one. Not an API.
+#[doc(hidden)]
+pub type EventSource = Pin<Box<dyn Stream<Item = Result<RawEvent, BoxError>> + Send>>;
+
+pin_project_lite::pin_project! {
+    /// Raw events decoded into `Event<T>`s, each checked against `T`'s rules.
+    struct Decoded<T> {
+        source: EventSource,
+        _item: PhantomData<fn() -> T>,
+    }
+}
+
+impl<T: Slot> Stream for Decoded<T> {
+    type Item = Item<T>;
+
+    fn poll_next(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Item<T>>> {
+        let this = self.project();
+        let raw = match std::task::ready!(this.source.as_mut().poll_next(cx)) {
+            Some(Ok(raw)) => raw,
+            Some(Err(error)) => return Poll::Ready(Some(Err(error))),
+            None => return Poll::Ready(None),
+        };
+        Poll::Ready(Some(decode_event(raw)))
+    }
+}
+
+/// An event's data read as a `T` and checked.
+fn decode_event<T: Slot>(raw: RawEvent) -> Item<T> {
+    let data: T = serde_json::from_str(&raw.data)
+        .map_err(|e| format!("an event's data is not the contract's JSON: {e}"))?;
+    data.check()
+        .map_err(|e| format!("an event's data fails its rules: {e}"))?;
+    Ok(Event {
+        data,
+        id: raw.id,
+        name: raw.name,
+        retry: raw.retry,
+    })
+}
