@@ -22,7 +22,8 @@ pub struct Ctx<P = NoParams, Q = NoQuery, B = NoBody> {
     pub params: P,
     /// The query, deserialised and validated.
     pub query: Q,
-    /// The JSON body, deserialised and validated.
+    /// The body, deserialised and validated (JSON; a [`Multipart`](crate::Multipart) form),
+    /// or a [`ByteStream`](crate::ByteStream) to read.
     pub body: B,
     /// The request method.
     pub method: Method,
@@ -101,7 +102,8 @@ impl<P, Q, B> Ctx<P, Q, B> {
 
     /// The exact bytes the JSON body was parsed from, as they came (for a signature over
     /// them: webhooks). The same buffer the parser read — a reference count, no copy — kept
-    /// until the context is dropped. Empty when the contract declares no body.
+    /// until the context is dropped. Empty when the contract declares no body, or a body that
+    /// is not JSON ([`Multipart`](crate::Multipart), [`ByteStream`](crate::ByteStream)).
     pub fn raw_body(&self) -> &Bytes {
         &self.raw_body
     }

@@ -21,7 +21,7 @@ use crate::text::TextMap;
 use crate::validation::{detail_from_serde, details_from_rules};
 
 /// Checks `value`'s rules: 400 `Validation failed` with one detail per failed rule.
-fn validated<T: Slot>(value: T) -> Result<T, Error> {
+pub(crate) fn validated<T: Slot>(value: T) -> Result<T, Error> {
     match value.check() {
         Ok(()) => Ok(value),
         Err(errors) => Err(HttpError::validation(details_from_rules(&errors)).into()),
@@ -37,7 +37,7 @@ fn shape_error(detail: Detail) -> Error {
 /// for each reading), then the rules that failed on the fields that did parse (a rule on a
 /// field that failed, or inside one, is left out: it was checked on a placeholder). Should
 /// the collecting reading find nothing, serde's own first error is reported.
-fn shape_errors<'de, T, D>(make: impl Fn() -> Option<D>, size: usize) -> Error
+pub(crate) fn shape_errors<'de, T, D>(make: impl Fn() -> Option<D>, size: usize) -> Error
 where
     T: Slot,
     D: Deserializer<'de>,

@@ -17,6 +17,7 @@ mod response;
 pub mod route;
 mod shape;
 mod text;
+mod upload;
 mod validation;
 
 #[cfg(feature = "server")]
@@ -35,6 +36,8 @@ pub use contract::{
     NoParams, NoQuery, ParamsFit, ParamsUnset, Presence, QueryUnset, RawAnswer, Redirect,
     ResponseUnset, Slot, Text,
 };
+#[doc(hidden)]
+pub use contract::{BodyFuture, BodyInput, BodyKind, EncodedBody};
 pub use error::{
     BoxError, ConfigError, Detail, Error, ErrorBody, HttpError, PathSegment, Rejection,
 };
@@ -49,6 +52,7 @@ pub use pipeline::{
 pub use request::IpNet;
 pub use request::PeerAddr;
 pub use response::Response;
+pub use upload::{ByteStream, FilePart, Multipart};
 
 /// A route written as a literal, checked while compiling: `route!("/users/:id")`.
 ///

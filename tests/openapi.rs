@@ -105,7 +105,7 @@ fn every_fixture_route_is_documented_once() {
         })
         .collect();
     assert_eq!(documented, served_operations());
-    assert_eq!(documented.len(), 22);
+    assert_eq!(documented.len(), 23);
     // Row 23 answers text, and its 400 stays JSON.
     let hello = &doc["paths"]["/hello.txt"]["get"]["responses"];
     assert_eq!(
@@ -117,6 +117,16 @@ fn every_fixture_route_is_documented_once() {
         "#/components/responses/ValidationFailed"
     );
 
+    // Row 24 takes a multipart form: files are binary strings.
+    let upload = &doc["paths"]["/uploads"]["post"]["requestBody"]["content"];
+    assert_eq!(
+        upload["multipart/form-data"]["schema"]["$ref"],
+        "#/components/schemas/Upload"
+    );
+    let form = &doc["components"]["schemas"]["Upload"]["properties"];
+    assert_eq!(form["file"]["format"], "binary");
+    assert_eq!(form["title"]["maxLength"], 100);
+
     let ids: BTreeSet<&str> = doc["paths"]
         .as_object()
         .unwrap()
@@ -124,7 +134,7 @@ fn every_fixture_route_is_documented_once() {
         .flat_map(|item| item.as_object().unwrap().values())
         .map(|op| op["operationId"].as_str().unwrap())
         .collect();
-    assert_eq!(ids.len(), 22, "operation ids are unique");
+    assert_eq!(ids.len(), 23, "operation ids are unique");
     assert!(ids.contains("getUser") && ids.contains("createNote"));
 }
 

@@ -26,7 +26,8 @@ pub struct EndpointBuilder<M, K, P = NoParams, Q = NoQuery, B = NoBody, R = NoCo
 {
     route: Cow<'static, str>,
     dot_segments_allowed: bool,
-    settings: Settings,
+    /// `pub(crate)`: `field_limit` (`crate::upload`) sets a multipart body's limits.
+    pub(crate) settings: Settings,
     _types: PhantomData<Marker<M, K, P, Q, B, R, E>>,
 }
 
@@ -196,7 +197,8 @@ impl<M, K, P, Q, B, R, E> EndpointBuilder<M, K, P, Q, B, R, E> {
         self.retype()
     }
 
-    /// Declares the JSON request body type. Not offered on GET.
+    /// Declares the request body type: a JSON type, or a [`Multipart`](crate::Multipart)
+    /// form, or a [`ByteStream`](crate::ByteStream) read as it arrives. Not offered on GET.
     pub fn body<T: Slot>(self) -> EndpointBuilder<M, K, P, Q, T, R, E>
     where
         M: AllowsBody,

@@ -1,6 +1,7 @@
 //! The contract: one HTTP operation described as data, shared by server and client.
 
 mod answer;
+mod body_kind;
 mod builder;
 mod errors;
 pub mod method;
@@ -15,6 +16,7 @@ use std::sync::Arc;
 use http::{Method, StatusCode};
 
 pub use answer::{Binary, Redirect, Text};
+pub use body_kind::{BodyFuture, BodyInput, BodyKind, EncodedBody};
 pub use builder::{BodyUnset, EndpointBuilder, ParamsFit, ParamsUnset, QueryUnset, ResponseUnset};
 pub use errors::ErrorsUnset;
 pub use slot::{

@@ -14,6 +14,8 @@ pub(crate) struct Settings {
     pub(crate) middleware: Vec<Middleware>,
     /// Overrides the pipeline's body limit.
     pub(crate) body_limit: Option<usize>,
+    /// A multipart body's per-field limits, by field name.
+    pub(crate) field_limits: Vec<(Cow<'static, str>, usize)>,
     /// Overrides the success status.
     pub(crate) status: Option<StatusCode>,
     /// The operation's name (OpenAPI `operationId`).

@@ -7,6 +7,8 @@ use serde::de::{Deserialize, DeserializeOwned, Deserializer, IgnoredAny};
 use serde::ser::{Serialize, Serializer};
 use validator::{Validate, ValidationErrors};
 
+use super::body_kind::{BodyFuture, BodyInput, BodyKind, EncodedBody};
+
 mod sealed {
     pub trait Sealed {}
 }
@@ -97,6 +99,33 @@ pub trait Slot: Serialize + DeserializeOwned + Send + Sync + 'static {
     fn from_raw(raw: RawAnswer) -> Result<Self, String> {
         let _ = raw;
         Err("a JSON value is not read from a raw answer".to_owned())
+    }
+
+    /// How the value travels as a request body: JSON for every type but pactum's
+    /// [`Multipart`](crate::Multipart) and [`ByteStream`](crate::ByteStream). A constant per
+    /// body type: a JSON body takes the JSON path with no branch.
+    #[doc(hidden)]
+    const BODY: BodyKind = BodyKind::Json;
+
+    /// Reads a request body that is not JSON (never called for [`BodyKind::Json`]).
+    #[doc(hidden)]
+    fn read_body(input: BodyInput) -> BodyFuture<Self> {
+        drop(input);
+        Box::pin(std::future::ready(Err(crate::error::HttpError::internal(
+            "a JSON body is not read as a stream",
+        )
+        .into())))
+    }
+
+    /// The request body the typed client sends for a value that is not JSON (never called
+    /// for [`BodyKind::Json`]).
+    ///
+    /// # Errors
+    ///
+    /// Why the value cannot be sent.
+    #[doc(hidden)]
+    fn encode_body(&self) -> Result<EncodedBody, String> {
+        Err("a JSON value is sent as JSON".to_owned())
     }
 }
 

@@ -36,13 +36,17 @@ pub enum Rejection {
     InvalidJson,
     /// 400 `Failed to read request body`: the body stream failed while it was read.
     BodyUnreadable,
+    /// 400 `Invalid multipart body`: a [`Multipart`](crate::Multipart) body without a
+    /// boundary, or with broken framing; one detail with the reader's message.
+    InvalidMultipart,
     /// 404 `Not found`: no route has this path.
     NotFound,
     /// 405 `Method not allowed`: the path exists with other methods (listed in `Allow`).
     MethodNotAllowed,
     /// 413 `Payload too large`: the body is over its limit.
     PayloadTooLarge,
-    /// 415 `Unsupported media type`: a declared body is not `application/json` or `+json`.
+    /// 415 `Unsupported media type`: a declared body is not `application/json` or `+json`
+    /// (`multipart/form-data` for a [`Multipart`](crate::Multipart) body).
     UnsupportedMediaType,
     /// 500 `Internal server error`: a handler or middleware panicked.
     Panicked,
@@ -68,10 +72,11 @@ pub enum Rejection {
 
 impl Rejection {
     /// Every rejection, in the order above.
-    pub const ALL: [Rejection; 14] = [
+    pub const ALL: [Rejection; 15] = [
         Self::ValidationFailed,
         Self::InvalidJson,
         Self::BodyUnreadable,
+        Self::InvalidMultipart,
         Self::NotFound,
         Self::MethodNotAllowed,
         Self::PayloadTooLarge,
@@ -91,6 +96,7 @@ impl Rejection {
             Self::ValidationFailed
             | Self::InvalidJson
             | Self::BodyUnreadable
+            | Self::InvalidMultipart
             | Self::MalformedRequest => StatusCode::BAD_REQUEST,
             Self::NotFound => StatusCode::NOT_FOUND,
             Self::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
@@ -111,6 +117,7 @@ impl Rejection {
             Self::ValidationFailed => "Validation failed",
             Self::InvalidJson => "Invalid JSON",
             Self::BodyUnreadable => "Failed to read request body",
+            Self::InvalidMultipart => "Invalid multipart body",
             Self::NotFound => "Not found",
             Self::MethodNotAllowed => "Method not allowed",
             Self::PayloadTooLarge => "Payload too large",

@@ -218,6 +218,7 @@ impl OpenApi {
             params: declared::<P>().then_some(inline::<P> as SchemaFn),
             query: declared::<Q>().then_some(inline::<Q> as SchemaFn),
             body: declared::<B>().then_some(reference::<B> as SchemaFn),
+            body_media: super::entry::body_media(B::BODY),
             response: declared::<R>().then_some(reference::<R> as SchemaFn),
             errors: (!E::STATUSES.is_empty()).then_some(reference::<E> as SchemaFn),
             operation,

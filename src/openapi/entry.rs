@@ -11,7 +11,7 @@ use super::operation::Content;
 use super::paths::{default_operation_id, query_parameters};
 use super::pipeline_errors::standard_ref;
 use super::{Operation, SchemaFn};
-use crate::contract::{EndpointSpec, Format};
+use crate::contract::{BodyKind, EndpointSpec, Format};
 
 /// One documented contract: its erased parts and how to make its schemas.
 #[derive(Debug, Clone)]
@@ -21,6 +21,8 @@ pub(super) struct Entry {
     pub(super) params: Option<SchemaFn>,
     pub(super) query: Option<SchemaFn>,
     pub(super) body: Option<SchemaFn>,
+    /// The body's media type: by its type's `Slot::BODY`.
+    pub(super) body_media: &'static str,
     pub(super) response: Option<SchemaFn>,
     /// The declared errors' schema, when the contract declares some.
     pub(super) errors: Option<SchemaFn>,
@@ -85,7 +87,7 @@ impl Entry {
                 "requestBody".to_owned(),
                 json!({
                     "required": true,
-                    "content": { "application/json": { "schema": schema } }
+                    "content": { self.body_media: { "schema": schema } }
                 }),
             );
         }
@@ -106,7 +108,8 @@ impl Entry {
             (400, has_input),
             (404, has_params),
             (413, has_body),
-            (415, has_body),
+            // A byte stream takes any content type.
+            (415, has_body && self.body_media != OCTET_STREAM),
             (500, true),
         ] {
             if let (true, Some((reference, description))) = (applies, standard_ref(status)) {
@@ -157,6 +160,17 @@ impl Entry {
             op.insert("deprecated".to_owned(), true.into());
         }
         op
+    }
+}
+
+const OCTET_STREAM: &str = "application/octet-stream";
+
+/// The media type of a request body of this kind.
+pub(super) fn body_media(kind: BodyKind) -> &'static str {
+    match kind {
+        BodyKind::Json => "application/json",
+        BodyKind::Multipart => "multipart/form-data",
+        BodyKind::Stream => OCTET_STREAM,
     }
 }
 

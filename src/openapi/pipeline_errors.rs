@@ -25,8 +25,9 @@ const STANDARD: [Standard; 6] = [
             Rejection::ValidationFailed,
             Rejection::InvalidJson,
             Rejection::BodyUnreadable,
+            Rejection::InvalidMultipart,
         ],
-        cause: "the params, query or body do not fit their type or rules (`details` has one entry per failing field: `path`, `message`), the body is not JSON or is empty (one detail with the parser's message), or it could not be read.",
+        cause: "the params, query or body do not fit their type or rules (`details` has one entry per failing field: `path`, `message`), the body is not JSON or is empty (one detail with the parser's message), it could not be read, or a multipart body has no boundary or broken framing.",
     },
     Standard {
         name: "NotFound",
@@ -41,12 +42,12 @@ const STANDARD: [Standard; 6] = [
     Standard {
         name: "PayloadTooLarge",
         rejections: &[Rejection::PayloadTooLarge],
-        cause: "the body is over the size limit (1 MiB unless configured).",
+        cause: "the body is over the size limit (1 MiB unless configured), or a multipart field is over its own limit (one detail naming the field).",
     },
     Standard {
         name: "UnsupportedMediaType",
         rejections: &[Rejection::UnsupportedMediaType],
-        cause: "the body's `Content-Type` is not `application/json` (or `+json`).",
+        cause: "the body's `Content-Type` is not `application/json` (or `+json`), or not `multipart/form-data` for a multipart body.",
     },
     Standard {
         name: "InternalError",

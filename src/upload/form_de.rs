@@ -4,6 +4,7 @@
 //!
 //! [`FilePart`]: crate::FilePart
 
+use std::collections::HashMap;
 use std::marker::PhantomData;
 
 use bytes::Bytes;
@@ -31,11 +32,16 @@ pub(crate) struct FormMap<'a, E> {
 
 impl<'a, E> FormMap<'a, E> {
     pub(crate) fn new(parts: &'a [Part]) -> Self {
+        // An index by name: a form of many parts is grouped in linear time.
+        let mut index: HashMap<&'a str, usize> = HashMap::with_capacity(parts.len());
         let mut groups: Vec<(&'a str, Vec<&'a Part>)> = Vec::new();
         for part in parts {
-            match groups.iter_mut().find(|(name, _)| *name == part.name) {
-                Some((_, list)) => list.push(part),
-                None => groups.push((&part.name, vec![part])),
+            match index.get(part.name.as_str()) {
+                Some(&at) => groups[at].1.push(part),
+                None => {
+                    index.insert(&part.name, groups.len());
+                    groups.push((&part.name, vec![part]));
+                }
             }
         }
         Self {

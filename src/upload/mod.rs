@@ -58,3 +58,6 @@ impl Stream for DataStream {
         }
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -13,7 +13,7 @@ use validator::ValidationErrors;
 use super::form_de::{FormMap, Part};
 use super::{content_too_large, data_stream, media_essence};
 use crate::contract::{
-    BodyFuture, BodyInput, BodyKind, Declared, EncodedBody, EndpointBuilder, Slot,
+    BodyFuture, BodyInput, BodyKind, Declared, EncodedBody, Endpoint, EndpointBuilder, Slot,
 };
 use crate::decode::{shape_errors, validated};
 use crate::error::{Detail, Error, HttpError, Rejection};
@@ -144,7 +144,7 @@ impl<M, K, P, Q, T, R, E> EndpointBuilder<M, K, P, Q, Multipart<T>, R, E> {
     }
 }
 
-impl<P, Q, T, R, E> crate::Endpoint<P, Q, Multipart<T>, R, E> {
+impl<P, Q, T, R, E> Endpoint<P, Q, Multipart<T>, R, E> {
     /// The multipart fields' own limits, in bytes, as declared with
     /// [`field_limit`](EndpointBuilder::field_limit).
     pub fn field_limits(&self) -> impl ExactSizeIterator<Item = (&str, usize)> + '_ {

@@ -1,7 +1,7 @@
 """The conformance fixture driven by Python `requests`, the way browsers and most HTTP clients
 send things: list filters with percent-encoded brackets (DESIGN.md pipeline step 4), missing
-fields named by their own path (step 6), and catch-all segments that try to climb out
-(FIXTURE.md row 9).
+fields named by their own path (step 6), catch-all segments that try to climb out
+(FIXTURE.md row 9), and a multipart upload (row 24).
 
     python requests_check.py http://127.0.0.1:PORT
 
@@ -214,6 +214,42 @@ def dot_encoded():
 @check("GET /files/a//b (an empty segment): 400 on path")
 def empty_segment():
     refused("/files/a//b")
+
+
+# --- uploads: a multipart form as requests sends it (FIXTURE.md row 24) ------------------------
+
+
+@check("POST /uploads (requests' files=): 201 with the file's size and lowercase hex SHA-256")
+def upload_form():
+    import hashlib
+
+    data = bytes(range(256)) * 1000
+    response = SESSION.post(
+        BASE + "/uploads",
+        data={"title": "From requests"},
+        files={"file": ("data.bin", data, "application/octet-stream")},
+        timeout=TIMEOUT,
+    )
+    body = json_of(response, 201)
+    want = {
+        "title": "From requests",
+        "filename": "data.bin",
+        "size": len(data),
+        "sha256": hashlib.sha256(data).hexdigest(),
+    }
+    assert body == want, f"got {json.dumps(body)}"
+
+
+@check("POST /uploads with a file of 1 MiB + 1 byte: 413 naming the file; without a title: 400 on title")
+def upload_limits():
+    big = b"x" * ((1 << 20) + 1)
+    response = SESSION.post(BASE + "/uploads", data={"title": "Big"}, files={"file": ("big.bin", big)}, timeout=TIMEOUT)
+    body = json_of(response, 413)
+    assert body.get("error") == "Payload too large", f"got {json.dumps(body)}"
+    assert [d.get("path") for d in body.get("details", [])] == [["file"]], f"got {json.dumps(body)}"
+    response = SESSION.post(BASE + "/uploads", files={"file": ("a.txt", b"hi")}, timeout=TIMEOUT)
+    body = json_of(response, 400)
+    assert [d.get("path") for d in body.get("details", [])] == [["title"]], f"got {json.dumps(body)}"
 
 
 def main():

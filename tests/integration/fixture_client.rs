@@ -456,3 +456,69 @@ async fn hello_txt_native() {
 async fn hello_txt_warp() {
     row_23_hello_txt("warp").await;
 }
+
+/// Row 24, `POST /uploads`: the typed client sends the form, file and all, as
+/// `multipart/form-data`; the server's answer carries the file's digest. A title that breaks
+/// its rules is refused before sending; a file over its limit is the server's 413.
+async fn row_24_upload(adapter: &str) {
+    use pactum::{FilePart, Multipart};
+    let app = fixture(adapter).await;
+    let api = client(&app);
+    let bytes: Vec<u8> = (0..300_000u32).map(|i| (i % 251) as u8).collect();
+    let form = |title: &str, bytes: Vec<u8>| {
+        Multipart(Upload {
+            title: title.to_owned(),
+            file: FilePart::new(bytes)
+                .with_filename("notes \"v2\".bin")
+                .with_content_type("application/x-notes"),
+        })
+    };
+    let uploaded = api
+        .call(&upload())
+        .body(form("Notes", bytes.clone()))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        uploaded,
+        Uploaded {
+            title: "Notes".into(),
+            // The quote travels percent-encoded, as browsers send it.
+            filename: "notes %22v2%22.bin".into(),
+            size: bytes.len(),
+            sha256: sha256_hex(&bytes),
+        }
+    );
+    let exact = vec![7u8; MAX_UPLOAD];
+    let uploaded = api
+        .call(&upload())
+        .body(form("Exact", exact.clone()))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(uploaded.size, MAX_UPLOAD);
+    let refused = api
+        .call(&upload())
+        .body(form("", bytes))
+        .send()
+        .await
+        .unwrap_err();
+    assert_eq!(refused.validation_part(), Some(Part::Body), "{refused:?}");
+    let too_large = api
+        .call(&upload())
+        .body(form("Big", vec![0; MAX_UPLOAD + 1]))
+        .send()
+        .await
+        .unwrap_err();
+    assert_answer(&too_large, 413, "Payload too large");
+}
+
+#[tokio::test]
+async fn upload_native() {
+    row_24_upload("native").await;
+}
+
+#[tokio::test]
+async fn upload_warp() {
+    row_24_upload("warp").await;
+}

@@ -25,3 +25,4 @@ mod settings;
 mod support;
 mod tls;
 mod typed_errors;
+mod uploads;

@@ -9,8 +9,9 @@
 #   1. builds and starts `conformance --adapter A --port 0`, reads `listening on http://HOST:PORT`;
 #   2. fetches /openapi.json, validates it as OpenAPI 3.1 (openapi-spec-validator), and checks
 #      that both adapters serve the same document;
-#   3. runs `schemathesis run` with every check (`--checks all`, plus the JSON error body check of
-#      hooks.py), positive and negative data (`--mode all`), every phase (examples, coverage,
+#   3. runs `schemathesis run` with every check (`[checks] enabled = true` in schemathesis.toml,
+#      not `--checks all`, which would override the per-operation settings there; plus the JSON
+#      error body check of hooks.py), positive and negative data (`--mode all`), every phase (examples, coverage,
 #      fuzzing, stateful), a fixed seed and a bounded number of examples per operation.
 #      Excluded: `/errors/*` (they answer 5xx on purpose) and `/slow` (it sleeps up to 10 s per
 #      request by design). Requests carry the fixture's bearer token; schemathesis also sends
@@ -99,7 +100,6 @@ PYTHON
     SCHEMATHESIS_HOOKS=hooks \
         "$VENV/bin/schemathesis" --config-file "$ROOT/tests/schemathesis/schemathesis.toml" \
         run "$BASE/openapi.json" \
-        --checks all \
         --mode all \
         --seed "$SEED" \
         --max-examples "$MAX_EXAMPLES" \

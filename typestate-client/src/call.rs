@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use http::header::{HeaderName, HeaderValue};
 use http::HeaderMap;
+use pactum::BodyKind;
 use pactum::{Detail, Endpoint, Presence, Slot};
 
 use crate::client::Client;
@@ -160,7 +161,10 @@ impl<'a, P, Q, B, R, PS, QS, BS> Call<'a, P, Q, B, R, PS, QS, BS> {
         self.retype()
     }
 
-    /// Gives the JSON body. It is validated, then serialised, when the call is sent.
+    /// Gives the body. It is validated, then serialised, when the call is sent: as JSON, or
+    /// for a [`Multipart`](pactum::Multipart) body as a `multipart/form-data` form (text
+    /// fields as text parts, [`FilePart`](pactum::FilePart)s as files), or for a
+    /// [`ByteStream`](pactum::ByteStream) made from bytes as `application/octet-stream`.
     ///
     /// Compiles only when the contract declares a body, once per call.
     pub fn body(mut self, body: B) -> Call<'a, P, Q, B, R, PS, QS, Provided>
@@ -249,13 +253,21 @@ where
             }
             None => String::new(),
         };
+        let mut content_type = None;
         let body = match &body {
             Some(body) if <B::Presence as Presence>::DECLARED => {
                 check(Part::Body, body)?;
-                let bytes = serde_json::to_vec(body).map_err(|e| {
-                    Error::builder(format!("the body cannot be serialised as JSON: {e}"))
-                })?;
-                Some(bytes)
+                if matches!(B::BODY, BodyKind::Json) {
+                    let bytes = serde_json::to_vec(body).map_err(|e| {
+                        Error::builder(format!("the body cannot be serialised as JSON: {e}"))
+                    })?;
+                    Some(bytes)
+                } else {
+                    // A multipart form or a byte stream: pactum writes it.
+                    let encoded = body.encode_body().map_err(Error::builder)?;
+                    content_type = Some(encoded.content_type);
+                    Some(Vec::from(encoded.bytes))
+                }
             }
             _ => None,
         };
@@ -265,6 +277,7 @@ where
             url: url.clone(),
             headers,
             body,
+            content_type,
             timeout,
         };
         let received = client.execute(request).await?;

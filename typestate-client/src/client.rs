@@ -140,7 +140,8 @@ impl Client {
             );
         }
         if request.body.is_some() {
-            headers.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
+            let json = || HeaderValue::from_static("application/json");
+            headers.insert(CONTENT_TYPE, request.content_type.unwrap_or_else(json));
         }
         let result = match &self.inner.transport {
             Transport::Http(client) => {

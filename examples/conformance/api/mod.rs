@@ -4,7 +4,7 @@
 //! By concern: the users resource (`users`), the routes behind middleware and the middleware
 //! (`middleware`), the routes that fail on purpose (`errors`), the other routes (`misc`), the
 //! signed webhook and the client's address (`raw`), the typed errors of `GET /v2/users/:id`
-//! (`typed_errors`), the
+//! (`typed_errors`), the upload (`uploads`), the
 //! OpenAPI document (`openapi`), and the handlers over an in-memory store (`handlers`). Every
 //! public item is re-exported here: includers use `api::X`.
 
@@ -16,6 +16,7 @@ mod openapi;
 mod raw;
 mod text;
 mod typed_errors;
+mod uploads;
 mod users;
 
 pub use errors::*;
@@ -26,6 +27,7 @@ pub use openapi::*;
 pub use raw::*;
 pub use text::*;
 pub use typed_errors::*;
+pub use uploads::*;
 pub use users::*;
 
 use pactum::Endpoint;

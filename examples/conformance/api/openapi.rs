@@ -36,6 +36,7 @@ pub fn openapi() -> OpenApi {
         .tag("validation", "Nested validation details")
         .tag("ops", "Health, timing and a plain-text greeting")
         .tag("raw", "The raw body beside the parsed one, the client's address")
+        .tag("uploads", "A multipart form with a file")
         .endpoint(&health())
         .endpoint(&list_users())
         .endpoint_with(&create_user(), |op| {
@@ -85,4 +86,5 @@ pub fn openapi() -> OpenApi {
         })
         .endpoint(&whoami())
         .endpoint(&super::hello_txt())
+        .endpoint(&super::upload())
 }

@@ -12,8 +12,10 @@ use super::built;
 /// The largest file `POST /uploads` takes: 1 MiB, the file's own bytes.
 pub const MAX_UPLOAD: usize = 1 << 20;
 
-/// The form of `POST /uploads`.
+/// The form of `POST /uploads`: these two fields and no other (an unknown field is a 400, and
+/// the document says `additionalProperties: false`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Validate, JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct Upload {
     #[validate(length(min = 1, max = 100))]
     pub title: String,

@@ -5,6 +5,7 @@ mod answers;
 mod declared_errors;
 mod operations;
 mod serving;
+mod uploads;
 mod views;
 
 use schemars::JsonSchema;

@@ -7,4 +7,5 @@ mod roundtrip;
 mod scenarios;
 mod support;
 mod tls;
+mod uploads;
 mod warp;
