@@ -67,6 +67,7 @@
 //! [warp]: https://docs.rs/warp
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
+mod answering;
 mod body;
 mod rejection;
 mod reply;
@@ -84,6 +85,8 @@ use warp::filters::path::{FullPath, Tail};
 use warp::reject::Rejection;
 use warp::reply::Response;
 use warp::Filter;
+
+use answering::Answering;
 
 pub use rejection::{recover, PactumRejection};
 #[cfg(feature = "server")]
@@ -203,31 +206,31 @@ impl Options {
         // Route first, on the path relative to the mount point, and take nothing from the
         // request before a route matched: a rejection leaves the body to the next filter.
         warp::method()
+            .and(warp::path::full())
             .and(warp::path::tail())
-            .and_then(move |method: Method, tail: Tail| {
-                let path = format!("/{}", tail.as_str());
-                std::future::ready(match router.route(&method, &path) {
-                    Some(routed) => Ok((method, routed)),
+            .and_then(move |method: Method, path: FullPath, tail: Tail| {
+                let routed = router.route(&method, &mount_relative(&path, &tail));
+                std::future::ready(match routed {
+                    Some(routed) => Ok((method, routed, path)),
                     None => Err(warp::reject::not_found()),
                 })
             })
             .untuple_one()
-            .and(warp::path::full())
+            // The largest extract (the headers) last: warp moves each one along the chain.
             .and(raw_query())
-            .and(warp::header::headers_cloned())
             .and(warp::ext::optional::<Scheme>())
             .and(peer())
             .and(warp::body::stream())
+            .and(warp::header::headers_cloned())
             .and_then(
                 move |method: Method,
                       routed: Routed,
                       path: FullPath,
                       query: Option<String>,
-                      headers: HeaderMap,
                       scheme: Option<Scheme>,
                       peer: Option<SocketAddr>,
-                      stream| {
-                    let pipeline = pipeline.clone();
+                      stream,
+                      headers: HeaderMap| {
                     let mode = routed.answer_mode();
                     let request = build_request(
                         method,
@@ -237,18 +240,9 @@ impl Options {
                         scheme,
                         Body::new(body::StreamBody::new(stream)),
                     );
-                    async move {
-                        let result = match request {
-                            Ok(request) => pipeline.dispatch_from(routed, request, peer).await,
-                            Err(error) => Err(error),
-                        };
-                        match result {
-                            Err(error) if reject_errors => Err(warp::reject::custom(
-                                PactumRejection::new(error, pipeline, mode),
-                            )),
-                            result => Ok(reply::into_warp(pipeline.answer(mode, result))),
-                        }
-                    }
+                    let dispatched =
+                        request.map(|request| pipeline.dispatch_from(routed, request, peer));
+                    Answering::new(dispatched, pipeline.clone(), mode, reject_errors)
                 },
             )
     }
@@ -317,6 +311,17 @@ fn raw_query() -> impl Filter<Extract = (Option<String>,), Error = std::convert:
         .unify()
 }
 
+/// The request's path relative to where the filter is mounted: the unmatched `tail` after a
+/// `/`. Borrowed from the full path when it ends with `/` and the tail (a filter mounted at the
+/// root, or a prefix ending in `/`): no allocation for the usual mounts.
+fn mount_relative<'a>(path: &'a FullPath, tail: &Tail) -> std::borrow::Cow<'a, str> {
+    let (full, tail) = (path.as_str(), tail.as_str());
+    match full.strip_suffix(tail) {
+        Some(head) if head.ends_with('/') => std::borrow::Cow::Borrowed(&full[head.len() - 1..]),
+        _ => std::borrow::Cow::Owned(format!("/{tail}")),
+    }
+}
+
 /// The pipeline's request: the full URI (not the mount-relative path), so that `ctx.url()` is
 /// the URL the client asked for.
 fn build_request(
@@ -327,11 +332,15 @@ fn build_request(
     scheme: Option<Scheme>,
     body: Body,
 ) -> Result<http::Request<Body>, Error> {
-    let uri = match query {
-        Some(query) => format!("{}?{query}", path.as_str()),
-        None => path.as_str().to_owned(),
-    };
-    let uri: http::Uri = uri.parse().map_err(|_| {
+    // Written out rather than with `format!`, and handed over without a copy.
+    let path = path.as_str();
+    let mut uri = String::with_capacity(path.len() + query.as_ref().map_or(0, |q| q.len() + 1));
+    uri.push_str(path);
+    if let Some(query) = query {
+        uri.push('?');
+        uri.push_str(&query);
+    }
+    let uri = http::Uri::try_from(uri).map_err(|_| {
         Error::from(HttpError::new(
             StatusCode::BAD_REQUEST,
             "Invalid request URI",
