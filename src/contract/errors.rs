@@ -92,11 +92,11 @@ impl<M, K, P, Q, B, R, E> EndpointBuilder<M, K, P, Q, B, R, E> {
     }
 }
 
-impl<P, Q, B, R, E: ErrorAnswer> Endpoint<P, Q, B, R, E> {
+impl<P, Q, B, R, E> Endpoint<P, Q, B, R, E> {
     /// The statuses of the contract's declared errors ([`ErrorAnswer::STATUSES`]); empty
     /// when it declares none.
     pub fn error_statuses(&self) -> &'static [StatusCode] {
-        E::STATUSES
+        self.spec.errors.map_or(&[], |errors| errors.statuses)
     }
 }
 

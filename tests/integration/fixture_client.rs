@@ -457,6 +457,65 @@ async fn hello_txt_warp() {
     row_23_hello_txt("warp").await;
 }
 
+/// Row 22, `GET /v2/users/:id`: the user, or the 404 its contract declares, handed back as a
+/// `GetUserError` to match on; a bad id is still the pipeline's 400, not a declared error.
+async fn row_22_typed_errors(adapter: &str) {
+    let app = fixture(adapter).await;
+    let api = client(&app);
+    let ada = api
+        .call(&create_user())
+        .body(new_user("Ada", &[], true))
+        .send()
+        .await
+        .unwrap();
+    let user = api
+        .call(&get_user_v2())
+        .params(UserPath { id: ada.id })
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(user, ada);
+
+    let missing = api
+        .call(&get_user_v2())
+        .params(UserPath { id: 99 })
+        .send()
+        .await
+        .unwrap_err();
+    match missing.declared() {
+        Some(GetUserError::UserNotFound { error, id }) => {
+            assert_eq!((error.as_str(), *id), ("User not found", 99));
+        }
+        None => panic!("not the declared error: {missing:?}"),
+    }
+    assert!(missing.is_status() && missing.is_declared());
+    assert_eq!(missing.status().map(|s| s.as_u16()), Some(404));
+    // The body read as pactum's error body too: its `error` and `code`.
+    assert_answer(&missing.untyped(), 404, "User not found");
+    let taken = api
+        .call(&get_user_v2())
+        .params(UserPath { id: 98 })
+        .send()
+        .await
+        .unwrap_err()
+        .into_declared()
+        .expect("the declared error, taken out");
+    assert_eq!(taken, GetUserError::not_found(98));
+
+    let raw = app.get("/v2/users/abc").await;
+    assert_eq!(raw.status, 400);
+}
+
+#[tokio::test]
+async fn typed_errors_native() {
+    row_22_typed_errors("native").await;
+}
+
+#[tokio::test]
+async fn typed_errors_warp() {
+    row_22_typed_errors("warp").await;
+}
+
 /// Row 24, `POST /uploads`: the typed client sends the form, file and all, as
 /// `multipart/form-data`; the server's answer carries the file's digest. A title that breaks
 /// its rules is refused before sending; a file over its limit is the server's 413.

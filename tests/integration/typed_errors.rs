@@ -161,6 +161,13 @@ async fn undeclared_errors_keep_todays_answers_warp() {
 }
 
 #[test]
+fn a_contract_lists_its_declared_statuses() {
+    assert_eq!(get_user_v2().error_statuses(), [StatusCode::NOT_FOUND]);
+    let plain = Endpoint::get(route!("/plain")).build().expect("valid contract");
+    assert!(plain.error_statuses().is_empty());
+}
+
+#[test]
 fn a_declared_error_is_an_error_status() {
     #[derive(Debug, serde::Serialize, serde::Deserialize)]
     struct Fine;

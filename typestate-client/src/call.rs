@@ -8,7 +8,7 @@ use std::time::Duration;
 use http::header::{HeaderName, HeaderValue};
 use http::HeaderMap;
 use pactum::BodyKind;
-use pactum::{Detail, Endpoint, Presence, Slot};
+use pactum::{Detail, Endpoint, ErrorAnswer, NoErrors, Presence, Slot};
 
 use crate::client::Client;
 use crate::decode::{decode, Response};
@@ -17,13 +17,14 @@ use crate::state::{
     BodyNotGiven, BodyReady, HasBody, HasParams, HasQuery, ParamsNotGiven, ParamsReady, Provided,
     QueryNotGiven, QueryReady,
 };
-use crate::transport::Prepared;
+use crate::transport::{Prepared, Received};
+use url::Url;
 
 /// One call of a contract, being put together. Made by [`Client::call`]; nothing is sent
 /// until [`send`](Call::send) is awaited.
 ///
-/// `P`, `Q`, `B`, `R` are the contract's params, query, body and response types. `PS`, `QS`
-/// and `BS` track the params, the query and the body: they start as the contract's
+/// `P`, `Q`, `B`, `R` are the contract's params, query, body and response types, `E` its
+/// declared errors (see [`Error::declared`]). `PS`, `QS` and `BS` track the params, the query and the body: they start as the contract's
 /// [`Presence`](pactum::Presence) of each — [`Declared`](pactum::Declared) (to be given) or
 /// [`Absent`](pactum::Absent) (nothing to give) — and a given part becomes [`Provided`]. Each
 /// rule below is a bound whose compiler message names the fix:
@@ -44,9 +45,9 @@ use crate::transport::Prepared;
 /// let future = client.call(&get_user).send();
 /// ```
 #[must_use = "a call does nothing until `.send().await`"]
-pub struct Call<'a, P, Q, B, R, PS, QS, BS> {
+pub struct Call<'a, P, Q, B, R, PS, QS, BS, E = NoErrors> {
     client: &'a Client,
-    endpoint: &'a Endpoint<P, Q, B, R>,
+    endpoint: &'a Endpoint<P, Q, B, R, E>,
     given_params: Option<P>,
     given_query: Option<Q>,
     given_body: Option<B>,
@@ -59,7 +60,7 @@ pub struct Call<'a, P, Q, B, R, PS, QS, BS> {
 /// Keeps `Call` `Send + Sync` whatever its state types.
 type States<PS, QS, BS> = fn() -> (PS, QS, BS);
 
-impl<P, Q, B, R, PS, QS, BS> fmt::Debug for Call<'_, P, Q, B, R, PS, QS, BS> {
+impl<P, Q, B, R, PS, QS, BS, E> fmt::Debug for Call<'_, P, Q, B, R, PS, QS, BS, E> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Call")
             .field("endpoint", self.endpoint)
@@ -71,8 +72,8 @@ impl<P, Q, B, R, PS, QS, BS> fmt::Debug for Call<'_, P, Q, B, R, PS, QS, BS> {
     }
 }
 
-impl<'a, P, Q, B, R, PS, QS, BS> Call<'a, P, Q, B, R, PS, QS, BS> {
-    pub(crate) fn new(client: &'a Client, endpoint: &'a Endpoint<P, Q, B, R>) -> Self {
+impl<'a, P, Q, B, R, PS, QS, BS, E> Call<'a, P, Q, B, R, PS, QS, BS, E> {
+    pub(crate) fn new(client: &'a Client, endpoint: &'a Endpoint<P, Q, B, R, E>) -> Self {
         Self {
             client,
             endpoint,
@@ -86,7 +87,7 @@ impl<'a, P, Q, B, R, PS, QS, BS> Call<'a, P, Q, B, R, PS, QS, BS> {
         }
     }
 
-    fn retype<PS2, QS2, BS2>(self) -> Call<'a, P, Q, B, R, PS2, QS2, BS2> {
+    fn retype<PS2, QS2, BS2>(self) -> Call<'a, P, Q, B, R, PS2, QS2, BS2, E> {
         Call {
             client: self.client,
             endpoint: self.endpoint,
@@ -136,7 +137,7 @@ impl<'a, P, Q, B, R, PS, QS, BS> Call<'a, P, Q, B, R, PS, QS, BS> {
     /// catch-all `*name` value keeps its slashes).
     ///
     /// Compiles only when the contract declares params, once per call.
-    pub fn params(mut self, params: P) -> Call<'a, P, Q, B, R, Provided, QS, BS>
+    pub fn params(mut self, params: P) -> Call<'a, P, Q, B, R, Provided, QS, BS, E>
     where
         PS: HasParams + ParamsNotGiven,
     {
@@ -153,7 +154,7 @@ impl<'a, P, Q, B, R, PS, QS, BS> Call<'a, P, Q, B, R, PS, QS, BS> {
     /// An empty list is left out of the query string: give list fields `#[serde(default)]`
     /// so that the server reads them back as empty. A `None` is written as a bare key
     /// (`&page&`), which the server reads back as `None`.
-    pub fn query(mut self, query: Q) -> Call<'a, P, Q, B, R, PS, Provided, BS>
+    pub fn query(mut self, query: Q) -> Call<'a, P, Q, B, R, PS, Provided, BS, E>
     where
         QS: HasQuery + QueryNotGiven,
     {
@@ -167,7 +168,7 @@ impl<'a, P, Q, B, R, PS, QS, BS> Call<'a, P, Q, B, R, PS, QS, BS> {
     /// [`ByteStream`](pactum::ByteStream) made from bytes as `application/octet-stream`.
     ///
     /// Compiles only when the contract declares a body, once per call.
-    pub fn body(mut self, body: B) -> Call<'a, P, Q, B, R, PS, QS, Provided>
+    pub fn body(mut self, body: B) -> Call<'a, P, Q, B, R, PS, QS, Provided, E>
     where
         BS: HasBody + BodyNotGiven,
     {
@@ -176,12 +177,13 @@ impl<'a, P, Q, B, R, PS, QS, BS> Call<'a, P, Q, B, R, PS, QS, BS> {
     }
 }
 
-impl<P, Q, B, R, PS, QS, BS> Call<'_, P, Q, B, R, PS, QS, BS>
+impl<P, Q, B, R, PS, QS, BS, E> Call<'_, P, Q, B, R, PS, QS, BS, E>
 where
     P: Slot,
     Q: Slot,
     B: Slot,
     R: Slot,
+    E: ErrorAnswer,
 {
     /// Validates what is given, sends the request, and decodes the answer into the contract's
     /// response type, validating it.
@@ -194,12 +196,13 @@ where
     ///
     /// - [`Error::is_validation`] with [`Part::Params`], [`Part::Query`] or [`Part::Body`]
     ///   when what was given breaks its rules — nothing is sent;
-    /// - [`Error::is_status`] for a non-2xx answer, with the decoded error body;
+    /// - [`Error::is_status`] for a non-2xx answer, with the decoded error body, and
+    ///   [`Error::declared`] holding the contract's declared error when it is one;
     /// - [`Error::is_decode`] when a 2xx body is not the response type;
     /// - [`Error::is_validation`] with [`Part::Response`] when the response breaks its rules;
     /// - [`Error::is_transport`] / [`Error::is_timeout`] when the request could not be carried
     ///   out; [`Error::is_builder`] for a malformed header or an unencodable value.
-    pub async fn send(self) -> Result<R, Error>
+    pub async fn send(self) -> Result<R, Error<E>>
     where
         PS: ParamsReady,
         QS: QueryReady<Q>,
@@ -216,7 +219,7 @@ where
     /// # Errors
     ///
     /// As [`send`](Call::send).
-    pub async fn send_full(self) -> Result<Response<R>, Error>
+    pub async fn send_full(self) -> Result<Response<R>, Error<E>>
     where
         PS: ParamsReady,
         QS: QueryReady<Q>,
@@ -226,7 +229,16 @@ where
     }
 
     /// `default_query` is sent when no query was given.
-    async fn send_inner(self, default_query: Option<Q>) -> Result<Response<R>, Error> {
+    async fn send_inner(self, default_query: Option<Q>) -> Result<Response<R>, Error<E>> {
+        let (received, url) = self.exchange(default_query).await.map_err(Error::typed)?;
+        if let Some(declared) = Error::of_declared(received.status, &received.body) {
+            return Err(declared.with_url(&url));
+        }
+        decode(received).map_err(|e| e.with_url(&url).typed())
+    }
+
+    /// Validates, encodes and sends the call: the answer, and the URL it went to.
+    async fn exchange(self, default_query: Option<Q>) -> Result<(Received, Url), Error> {
         let Self {
             client,
             endpoint,
@@ -280,8 +292,7 @@ where
             content_type,
             timeout,
         };
-        let received = client.execute(request).await?;
-        decode(received).map_err(|e| e.with_url(&url))
+        Ok((client.execute(request).await?, url))
     }
 }
 
@@ -298,10 +309,10 @@ impl Client {
     /// `.body(..)` compile only when the contract declares that part, once each, and `.send()`
     /// compiles only once the params, the body and a query without a `Default` (where
     /// declared) are given. See [`Call`].
-    pub fn call<'a, P, Q, B, R>(
+    pub fn call<'a, P, Q, B, R, E>(
         &'a self,
-        endpoint: &'a Endpoint<P, Q, B, R>,
-    ) -> Call<'a, P, Q, B, R, P::Presence, Q::Presence, B::Presence>
+        endpoint: &'a Endpoint<P, Q, B, R, E>,
+    ) -> Call<'a, P, Q, B, R, P::Presence, Q::Presence, B::Presence, E>
     where
         P: Slot,
         Q: Slot,

@@ -5,36 +5,12 @@ use std::fmt;
 
 use http::header::{HeaderName, HeaderValue};
 use http::StatusCode;
-use pactum::{Detail, ErrorBody};
+use pactum::{Detail, ErrorBody, NoErrors};
 use url::Url;
 
+pub use crate::part::Part;
+
 type BoxError = Box<dyn StdError + Send + Sync + 'static>;
-
-/// Which part of a call failed its validation rules. See [`Error::validation_part`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum Part {
-    /// The path params, checked before sending (rules, and values that cannot be a URL path
-    /// segment: empty, `.` or `..`).
-    Params,
-    /// The query, checked before it is put into the URL.
-    Query,
-    /// The JSON body, checked before sending.
-    Body,
-    /// The response value, checked after it was received and decoded.
-    Response,
-}
-
-impl fmt::Display for Part {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Self::Params => "params",
-            Self::Query => "query",
-            Self::Body => "body",
-            Self::Response => "response",
-        })
-    }
-}
 
 /// The error of every fallible operation of this crate.
 ///
@@ -56,12 +32,16 @@ impl fmt::Display for Part {
 /// client-side validation error: [`is_status`](Error::is_status) is `true` and
 /// [`details`](Error::details) holds what the server sent.
 ///
+/// `E` is the contract's declared errors ([`pactum::ErrorAnswer`], see
+/// [`declared`](Error::declared)); [`NoErrors`] for a contract that declares none and for
+/// errors that come before a call (building a client).
+///
 /// The [`Display`](fmt::Display) text is for people and logs: it is not a stable API.
-pub struct Error {
-    inner: Box<Inner>,
+pub struct Error<E = NoErrors> {
+    pub(crate) inner: Box<Inner<E>>,
 }
 
-struct Inner {
+pub(crate) struct Inner<E> {
     kind: Kind,
     /// What went wrong, for errors this crate describes itself (builder errors).
     message: Option<String>,
@@ -70,6 +50,8 @@ struct Inner {
     body: Option<ErrorBody>,
     url: Option<Url>,
     source: Option<BoxError>,
+    /// The contract's declared error this answer decoded to.
+    pub(crate) declared: Option<E>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -82,7 +64,7 @@ enum Kind {
     Timeout,
 }
 
-impl Error {
+impl<E> Error<E> {
     fn new(kind: Kind) -> Self {
         Self {
             inner: Box::new(Inner {
@@ -93,10 +75,30 @@ impl Error {
                 body: None,
                 url: None,
                 source: None,
+                declared: None,
             }),
         }
     }
 
+    /// The same error, as the error of a call whose contract declares `E2` (none decoded).
+    pub(crate) fn typed<E2>(self) -> Error<E2> {
+        let i = *self.inner;
+        Error {
+            inner: Box::new(Inner {
+                kind: i.kind,
+                message: i.message,
+                status: i.status,
+                details: i.details,
+                body: i.body,
+                url: i.url,
+                source: i.source,
+                declared: None,
+            }),
+        }
+    }
+}
+
+impl Error {
     pub(crate) fn builder(message: impl fmt::Display) -> Self {
         let mut error = Self::new(Kind::Builder);
         error.inner.message = Some(message.to_string());
@@ -146,7 +148,9 @@ impl Error {
         error.inner.url = url;
         error
     }
+}
 
+impl<E> Error<E> {
     pub(crate) fn with_source(mut self, source: impl Into<BoxError>) -> Self {
         self.inner.source = Some(source.into());
         self
@@ -235,7 +239,7 @@ impl Error {
     }
 }
 
-impl fmt::Debug for Error {
+impl<E: fmt::Debug> fmt::Debug for Error<E> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut d = f.debug_struct("pactum_client::Error");
         d.field("kind", &self.inner.kind);
@@ -248,7 +252,9 @@ impl fmt::Debug for Error {
         if let Some(url) = &self.inner.url {
             d.field("url", &url.as_str());
         }
-        if let Some(body) = &self.inner.body {
+        if let Some(declared) = &self.inner.declared {
+            d.field("declared", declared);
+        } else if let Some(body) = &self.inner.body {
             d.field("body", body);
         } else if !self.inner.details.is_empty() {
             d.field("details", &self.inner.details);
@@ -260,7 +266,7 @@ impl fmt::Debug for Error {
     }
 }
 
-impl fmt::Display for Error {
+impl<E: fmt::Display> fmt::Display for Error<E> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.inner.kind {
             Kind::Builder => match &self.inner.message {
@@ -275,7 +281,9 @@ impl fmt::Display for Error {
                     .status
                     .unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
                 write!(f, "HTTP {status}")?;
-                if let Some(body) = &self.inner.body {
+                if let Some(declared) = &self.inner.declared {
+                    write!(f, ": {declared}")?;
+                } else if let Some(body) = &self.inner.body {
                     write!(f, ": {}", body.error)?;
                 }
             }
@@ -298,7 +306,7 @@ impl fmt::Display for Error {
     }
 }
 
-impl StdError for Error {
+impl<E: fmt::Debug + fmt::Display> StdError for Error<E> {
     fn source(&self) -> Option<&(dyn StdError + 'static)> {
         self.inner
             .source

@@ -118,8 +118,10 @@
 mod builder;
 mod call;
 mod client;
+mod declared;
 mod decode;
 mod error;
+mod part;
 mod state;
 mod tls;
 mod transport;
