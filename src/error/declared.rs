@@ -213,3 +213,100 @@ impl Error {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashMap;
+
+    use super::*;
+    use crate::error::HttpError;
+
+    #[derive(Debug, Serialize, Deserialize)]
+    struct Gone {
+        id: u64,
+    }
+
+    impl fmt::Display for Gone {
+        fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            write!(f, "gone {}", self.id)
+        }
+    }
+
+    impl std::error::Error for Gone {}
+
+    impl ErrorAnswer for Gone {
+        const STATUSES: &'static [StatusCode] = &[StatusCode::GONE];
+
+        fn status(&self) -> StatusCode {
+            StatusCode::GONE
+        }
+    }
+
+    #[test]
+    fn only_the_declared_type_is_recognised() {
+        let declared = Error::from(Gone { id: 1 }).recognise::<Gone>();
+        assert!(declared.is_declared());
+        assert_eq!(declared.status(), StatusCode::GONE);
+        assert_eq!(declared.to_response().status(), StatusCode::GONE);
+        assert_eq!(declared.downcast_ref::<Gone>().map(|g| g.id), Some(1));
+        assert_eq!(declared.rejection(), None);
+        let boxed = BoxError::from(declared);
+        assert!(
+            boxed.downcast_ref::<Gone>().is_some(),
+            "the original comes back"
+        );
+
+        let other = Error::from(std::io::Error::other("disk")).recognise::<Gone>();
+        assert!(!other.is_declared());
+        assert_eq!(other.status(), StatusCode::INTERNAL_SERVER_ERROR);
+        assert!(other.downcast_ref::<std::io::Error>().is_some());
+
+        let http = Error::from(HttpError::conflict("taken")).recognise::<Gone>();
+        assert!(!http.is_declared());
+        assert_eq!(
+            http.as_http().map(HttpError::status),
+            Some(StatusCode::CONFLICT)
+        );
+
+        let undeclared = Error::from(Gone { id: 2 }).recognise::<NoErrors>();
+        assert!(!undeclared.is_declared());
+        assert_eq!(undeclared.to_body().error, "gone 2");
+    }
+
+    #[test]
+    fn a_body_of_another_shape_reads_as_its_message() {
+        let error = Error::declared(Gone { id: 3 });
+        let expected = ErrorBody {
+            error: "gone 3".to_owned(),
+            details: Vec::new(),
+            code: None,
+        };
+        assert_eq!(error.to_body(), expected);
+    }
+
+    #[test]
+    fn a_declared_error_that_cannot_be_written_is_a_500() {
+        #[derive(Debug, Serialize, Deserialize)]
+        struct Keyed(HashMap<(u8, u8), u8>);
+        impl fmt::Display for Keyed {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("keyed")
+            }
+        }
+        impl std::error::Error for Keyed {}
+        impl ErrorAnswer for Keyed {
+            const STATUSES: &'static [StatusCode] = &[StatusCode::CONFLICT];
+            fn status(&self) -> StatusCode {
+                StatusCode::CONFLICT
+            }
+        }
+        // JSON object keys are strings: a tuple key does not serialise.
+        let error = Error::declared(Keyed(HashMap::from([((1, 2), 3)])));
+        assert!(!error.is_declared());
+        assert_eq!(
+            error.rejection(),
+            Some(Rejection::ResponseSerializationFailed)
+        );
+        assert_eq!(error.status(), StatusCode::INTERNAL_SERVER_ERROR);
+    }
+}
