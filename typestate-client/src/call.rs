@@ -302,6 +302,10 @@ fn check<T: Slot>(part: Part, value: &T) -> Result<(), Error> {
         .map_err(|errors| Error::validation(part, Detail::from_validation(&errors)))
 }
 
+/// A call as [`Client::call`] starts it: each part's state is the contract's presence of it.
+type Started<'a, P, Q, B, R, E> =
+    Call<'a, P, Q, B, R, <P as Slot>::Presence, <Q as Slot>::Presence, <B as Slot>::Presence, E>;
+
 impl Client {
     /// Starts a call of `endpoint`.
     ///
@@ -312,7 +316,7 @@ impl Client {
     pub fn call<'a, P, Q, B, R, E>(
         &'a self,
         endpoint: &'a Endpoint<P, Q, B, R, E>,
-    ) -> Call<'a, P, Q, B, R, P::Presence, Q::Presence, B::Presence, E>
+    ) -> Started<'a, P, Q, B, R, E>
     where
         P: Slot,
         Q: Slot,
