@@ -40,6 +40,6 @@ fuzz_target!(|data: &[u8]| {
     let path = contract.path_for(&params).unwrap();
     let response = handle(http::Request::get(path.as_str()).body(Body::empty()).unwrap());
     assert_eq!(response.status(), 200, "{path}");
-    let back: RepoPath = serde_json::from_slice(response.body()).unwrap();
+    let back: RepoPath = serde_json::from_slice(response.body().as_bytes().unwrap()).unwrap();
     assert_eq!(back, params, "{path}");
 });

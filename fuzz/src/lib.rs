@@ -107,18 +107,20 @@ pub fn handle(request: http::Request<Body>) -> pactum::Response {
 pub fn check_answer(response: &pactum::Response) {
     let status = response.status().as_u16();
     assert!(status < 500, "server error {status}: {:?}", response.body());
-    if response.body().is_empty() {
+    // The fuzzed routes answer JSON or nothing, never a stream of events.
+    let body = response.body().as_bytes().expect("a whole body");
+    if body.is_empty() {
         return;
     }
     assert_eq!(response.headers()["content-type"], "application/json");
     if status >= 400 {
-        let body: ErrorBody = serde_json::from_slice(response.body()).expect("error body is an ErrorBody");
+        let body: ErrorBody = serde_json::from_slice(body).expect("error body is an ErrorBody");
         assert!(!body.error.is_empty());
         if body.error == "Validation failed" || body.error == "Invalid JSON" {
             assert!(!body.details.is_empty(), "{body:?}");
         }
     } else {
-        serde_json::from_slice::<serde_json::Value>(response.body()).expect("success body is JSON");
+        serde_json::from_slice::<serde_json::Value>(body).expect("success body is JSON");
     }
 }
 
