@@ -163,7 +163,9 @@ async fn undeclared_errors_keep_todays_answers_warp() {
 #[test]
 fn a_contract_lists_its_declared_statuses() {
     assert_eq!(get_user_v2().error_statuses(), [StatusCode::NOT_FOUND]);
-    let plain = Endpoint::get(route!("/plain")).build().expect("valid contract");
+    let plain = Endpoint::get(route!("/plain"))
+        .build()
+        .expect("valid contract");
     assert!(plain.error_statuses().is_empty());
 }
 
