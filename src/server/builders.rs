@@ -1,6 +1,9 @@
 //! [`Builders`]: hyper's connection settings for HTTP/1.1 and HTTP/2, from [`ServerOptions`].
 
-use hyper::server::conn::{http1, http2};
+use hyper::server::conn::http1;
+#[cfg(feature = "http2")]
+use hyper::server::conn::http2;
+#[cfg(feature = "http2")]
 use hyper_util::rt::{TokioExecutor, TokioTimer};
 
 use super::options::ServerOptions;
@@ -14,6 +17,7 @@ const HYPER_MAX_HEADERS: usize = 100;
 /// wrapper on every read.
 pub(super) struct Builders {
     pub(super) http1: http1::Builder,
+    #[cfg(feature = "http2")]
     pub(super) http2: http2::Builder<TokioExecutor>,
 }
 
@@ -32,13 +36,21 @@ impl Builders {
         if options.max_headers != HYPER_MAX_HEADERS {
             http1.max_headers(options.max_headers);
         }
-        let mut http2 = http2::Builder::new(TokioExecutor::new());
-        http2
-            .timer(TokioTimer::new())
-            .max_header_list_size(u32::try_from(options.max_head_bytes).unwrap_or(u32::MAX))
-            .max_concurrent_streams(options.http2_max_concurrent_streams)
-            .keep_alive_interval(options.http2_keep_alive_interval)
-            .keep_alive_timeout(options.http2_keep_alive_timeout);
-        Self { http1, http2 }
+        #[cfg(feature = "http2")]
+        let http2 = {
+            let mut http2 = http2::Builder::new(TokioExecutor::new());
+            http2
+                .timer(TokioTimer::new())
+                .max_header_list_size(u32::try_from(options.max_head_bytes).unwrap_or(u32::MAX))
+                .max_concurrent_streams(options.http2_max_concurrent_streams)
+                .keep_alive_interval(options.http2_keep_alive_interval)
+                .keep_alive_timeout(options.http2_keep_alive_timeout);
+            http2
+        };
+        Self {
+            http1,
+            #[cfg(feature = "http2")]
+            http2,
+        }
     }
 }

@@ -343,12 +343,23 @@ impl<S: Servable> Connection<S> {
                 return;
             }
         };
+        // Without the `http2` feature, hyper's HTTP/1.1 parser answers the HTTP/2 preface.
+        #[cfg(not(feature = "http2"))]
+        let _ = http2;
+        #[cfg(feature = "http2")]
         let served = if http2 {
             let connection = builders
                 .http2
                 .serve_connection(TokioIo::new(io), hyper_service);
             shutdown.watch(connection, streams).await
         } else {
+            let connection = builders
+                .http1
+                .serve_connection(TokioIo::new(io), hyper_service);
+            shutdown.watch(connection, streams).await
+        };
+        #[cfg(not(feature = "http2"))]
+        let served = {
             let connection = builders
                 .http1
                 .serve_connection(TokioIo::new(io), hyper_service);

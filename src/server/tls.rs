@@ -10,8 +10,8 @@ use rustls::pki_types::{CertificateDer, PrivateKeyDer};
 use rustls::ServerConfig;
 use tokio_rustls::TlsAcceptor;
 
-/// The certificate chain and private key an HTTPS server presents. ALPN offers `h2` and
-/// `http/1.1`.
+/// The certificate chain and private key an HTTPS server presents. ALPN offers `h2` (with
+/// the `http2` feature, on by default) and `http/1.1`.
 #[derive(Clone)]
 pub struct TlsConfig {
     config: Arc<ServerConfig>,
@@ -53,7 +53,11 @@ impl TlsConfig {
             .with_no_client_auth()
             .with_single_cert(certs, key)
             .map_err(|e| invalid(e.to_string()))?;
-        config.alpn_protocols = vec![b"h2".to_vec(), b"http/1.1".to_vec()];
+        config.alpn_protocols = if cfg!(feature = "http2") {
+            vec![b"h2".to_vec(), b"http/1.1".to_vec()]
+        } else {
+            vec![b"http/1.1".to_vec()]
+        };
         Ok(Self {
             config: Arc::new(config),
         })

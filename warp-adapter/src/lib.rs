@@ -61,6 +61,7 @@
 //!
 //! - `server` (default): `serve`, a filter on pactum's native server with its hardened
 //!   connection settings (enables `pactum/server`).
+//! - `http2` (default): HTTP/2 under `serve` (enables `pactum/http2`).
 //! - `tls`: HTTPS for `serve`, with `pactum::ServerOptions::https` (enables `pactum/tls`).
 //!
 //! [pactum]: https://docs.rs/pactum
