@@ -105,7 +105,14 @@ fn every_fixture_route_is_documented_once() {
         })
         .collect();
     assert_eq!(documented, served_operations());
-    assert_eq!(documented.len(), 23);
+    assert_eq!(documented.len(), 24);
+    // Row 19 streams events: `text/event-stream`, each event's data a `Tick`.
+    let events = &doc["paths"]["/events"]["get"]["responses"]["200"]["content"];
+    assert_eq!(events["text/event-stream"]["schema"]["type"], "string");
+    assert_eq!(
+        events["text/event-stream"]["x-item-schema"]["$ref"],
+        "#/components/schemas/Tick"
+    );
     // Row 23 answers text, and its 400 stays JSON.
     let hello = &doc["paths"]["/hello.txt"]["get"]["responses"];
     assert_eq!(
@@ -134,7 +141,7 @@ fn every_fixture_route_is_documented_once() {
         .flat_map(|item| item.as_object().unwrap().values())
         .map(|op| op["operationId"].as_str().unwrap())
         .collect();
-    assert_eq!(ids.len(), 23, "operation ids are unique");
+    assert_eq!(ids.len(), 24, "operation ids are unique");
     assert!(ids.contains("getUser") && ids.contains("createNote"));
 }
 
