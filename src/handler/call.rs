@@ -17,7 +17,7 @@ use http::header::{HeaderValue, CONTENT_TYPE, LOCATION};
 use http::StatusCode;
 
 use crate::context::{Ctx, ResponseParts};
-use crate::contract::{BodyFuture, BodyInput, BodyKind, EndpointSpec, Format, Presence, Slot};
+use crate::contract::{BodyInput, BodyKind, EndpointSpec, Format, Presence, Slot};
 use crate::decode::{self, BodyRead};
 use crate::error::{Error, Rejection};
 use crate::request::{BoxFuture, CallHandler, Remote, Request, UrlCell};
@@ -118,22 +118,35 @@ where
                     future: (self.bound.f)(ctx),
                 }
             }
-            // A body type that is not JSON (a constant per type: JSON keeps its path).
-            None if !matches!(B::BODY, BodyKind::Json) => Stage::Streaming {
-                read: B::read_body(BodyInput::new(
+            // A body type that is not JSON (a constant per type: a JSON body's future is
+            // untouched): read by the type's own reader, then the function, as below.
+            None if !matches!(B::BODY, BodyKind::Json) => {
+                let read = B::read_body(BodyInput::new(
                     &head.headers,
                     body,
                     body_limit,
                     &self.bound.spec.settings.field_limits,
-                )),
-                head: Some(Head {
+                ));
+                let head = Head {
                     params,
                     query,
                     head,
                     url,
                     remote,
-                }),
-            },
+                };
+                return Box::pin(async move {
+                    let body = read.await?;
+                    let ctx = head.into_ctx((body, Bytes::new()), response.clone());
+                    let future = (self.bound.f)(ctx);
+                    let stage = Stage::Running { future };
+                    Answer {
+                        stage,
+                        typed: self,
+                        response,
+                    }
+                    .await
+                });
+            }
             None => match decode::start_body(&head.headers, body, body_limit) {
                 Ok(read) => Stage::Reading {
                     read,
@@ -182,12 +195,9 @@ impl<P, Q> Head<P, Q> {
 
 pin_project_lite::pin_project! {
     #[project = StageProj]
-    enum Stage<Fut, P, Q, B> {
+    enum Stage<Fut, P, Q> {
         /// Reading the JSON body; the head waits for it.
         Reading { read: BodyRead, head: Option<Head<P, Q>> },
-        /// Reading a body that is not JSON (multipart, a byte stream) by its own type's
-        /// reader; the head waits for it.
-        Streaming { read: BodyFuture<B>, head: Option<Head<P, Q>> },
         /// The function's future.
         Running { #[pin] future: Fut },
     }
@@ -197,7 +207,7 @@ pin_project_lite::pin_project! {
     /// A routed request past its middleware: body, function, answer.
     struct Answer<F, Fut, P, Q, B, R> {
         #[pin]
-        stage: Stage<Fut, P, Q, B>,
+        stage: Stage<Fut, P, Q>,
         typed: Arc<Typed<F, P, Q, B, R>>,
         response: ResponseParts,
     }
@@ -223,16 +233,6 @@ where
                     };
                     let head = head.take().expect("`Answer` polled after completion");
                     let future = (this.typed.bound.f)(head.into_ctx(body, this.response.clone()));
-                    this.stage.set(Stage::Running { future });
-                }
-                StageProj::Streaming { read, head } => {
-                    let body = match ready!(read.as_mut().poll(cx)) {
-                        Ok(body) => body,
-                        Err(error) => return Poll::Ready(Err(error)),
-                    };
-                    let head = head.take().expect("`Answer` polled after completion");
-                    let ctx = head.into_ctx((body, Bytes::new()), this.response.clone());
-                    let future = (this.typed.bound.f)(ctx);
                     this.stage.set(Stage::Running { future });
                 }
                 StageProj::Running { future } => {
