@@ -29,6 +29,8 @@ use crate::response::Response;
 /// Errors the type does not cover (a plain `std::io::Error`, an [`HttpError`](crate::HttpError),
 /// the pipeline's own 400s) keep the built-in [`ErrorBody`].
 ///
+/// [`error_answer!`](crate::error_answer!) writes the impl from one `pattern => STATUS` table.
+///
 /// ```
 /// use pactum::http::StatusCode;
 /// use pactum::ErrorAnswer;
@@ -83,6 +85,54 @@ pub trait ErrorAnswer:
 
     /// The status this error is answered with: one of [`STATUSES`](ErrorAnswer::STATUSES).
     fn status(&self) -> StatusCode;
+}
+
+/// Implements [`ErrorAnswer`] from one list of `pattern => STATUS` arms, so that
+/// [`STATUSES`](ErrorAnswer::STATUSES) and [`status`](ErrorAnswer::status) cannot disagree.
+///
+/// Each status is the name of a [`StatusCode`](crate::http::StatusCode) constant. The type
+/// still needs `Serialize`, `Deserialize` and `std::error::Error` (by hand or with
+/// `thiserror`).
+///
+/// ```
+/// use pactum::http::StatusCode;
+/// use pactum::ErrorAnswer;
+/// use serde::{Deserialize, Serialize};
+///
+/// #[derive(Debug, Serialize, Deserialize)]
+/// #[serde(tag = "code", rename_all = "snake_case")]
+/// enum GetUserError {
+///     UserNotFound { id: u64 },
+///     Suspended { id: u64 },
+///     Banned { id: u64 },
+/// }
+///
+/// pactum::error_answer!(GetUserError {
+///     Self::UserNotFound { .. } => NOT_FOUND,
+///     Self::Suspended { .. } | Self::Banned { .. } => FORBIDDEN,
+/// });
+/// # impl std::fmt::Display for GetUserError {
+/// #     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result { write!(f, "{self:?}") }
+/// # }
+/// # impl std::error::Error for GetUserError {}
+///
+/// assert_eq!(GetUserError::STATUSES, [StatusCode::NOT_FOUND, StatusCode::FORBIDDEN]);
+/// assert_eq!(GetUserError::Banned { id: 1 }.status(), StatusCode::FORBIDDEN);
+/// ```
+#[macro_export]
+macro_rules! error_answer {
+    ($type:ty { $($pattern:pat => $status:ident),+ $(,)? }) => {
+        impl $crate::ErrorAnswer for $type {
+            const STATUSES: &'static [$crate::http::StatusCode] =
+                &[$($crate::http::StatusCode::$status),+];
+
+            fn status(&self) -> $crate::http::StatusCode {
+                match self {
+                    $($pattern => $crate::http::StatusCode::$status),+
+                }
+            }
+        }
+    };
 }
 
 /// The errors slot of a contract that declares none: every error is answered with the

@@ -44,7 +44,10 @@ pub(super) fn document(
     error_body: &Value,
 ) {
     let declared = Value::from(make(responses));
-    for status in statuses {
+    for (i, status) in statuses.iter().enumerate() {
+        if statuses[..i].contains(status) {
+            continue; // listed twice (say, one arm per variant)
+        }
         let key = status.as_str().to_owned();
         let reason = status.canonical_reason().unwrap_or("Error");
         let own = format!("{reason}: an error the contract declares.");

@@ -4,9 +4,8 @@
 
 use std::fmt;
 
-use pactum::http::StatusCode;
 use pactum::schemars::{self, JsonSchema};
-use pactum::{handler, route, AnyHandler, Ctx, Endpoint, ErrorAnswer, NoBody, NoQuery};
+use pactum::{handler, route, AnyHandler, Ctx, Endpoint, NoBody, NoQuery};
 use serde::{Deserialize, Serialize};
 
 use super::{built, User, UserPath};
@@ -36,15 +35,10 @@ impl GetUserError {
     }
 }
 
-impl ErrorAnswer for GetUserError {
-    const STATUSES: &'static [StatusCode] = &[StatusCode::NOT_FOUND];
-
-    fn status(&self) -> StatusCode {
-        match self {
-            Self::UserNotFound { .. } => StatusCode::NOT_FOUND,
-        }
-    }
-}
+// `ErrorAnswer`: each variant's status, and the list of them, from one table.
+pactum::error_answer!(GetUserError {
+    Self::UserNotFound { .. } => NOT_FOUND,
+});
 
 // `std::error::Error`, so that a handler's `?` converts it (as `thiserror` would write it).
 impl fmt::Display for GetUserError {

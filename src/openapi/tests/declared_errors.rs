@@ -121,3 +121,40 @@ fn an_operation_error_overrides_a_declared_status() {
         "#/components/schemas/ErrorBody"
     );
 }
+
+/// Two variants with the same status: listed twice, documented once (still `anyOf` where the
+/// pipeline answers that status too).
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+enum Twice {
+    Missing,
+    Deleted,
+}
+
+crate::error_answer!(Twice {
+    Self::Missing => NOT_FOUND,
+    Self::Deleted => NOT_FOUND,
+});
+
+impl fmt::Display for Twice {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{self:?}")
+    }
+}
+
+impl std::error::Error for Twice {}
+
+#[test]
+fn a_status_listed_twice_is_documented_once() {
+    assert_eq!(Twice::STATUSES.len(), 2);
+    let item = Endpoint::get(route::pattern("/items/:id"))
+        .params::<ItemPath>()
+        .errors::<Twice>()
+        .build()
+        .unwrap();
+    let doc = doc(OpenApi::new("t", "1").endpoint(&item));
+    let not_found = &doc["paths"]["/items/{id}"]["get"]["responses"]["404"];
+    assert_eq!(
+        not_found["content"]["application/json"]["schema"]["anyOf"][0]["$ref"],
+        "#/components/schemas/Twice"
+    );
+}
