@@ -1,7 +1,6 @@
 //! The body of an [`Events`](super::Events) answer: each event written as it comes, in the
 //! `text/event-stream` format, with keep-alive comments while the stream is silent.
 
-use std::future::Future;
 use std::io::Write;
 use std::pin::Pin;
 use std::task::{Context, Poll};
@@ -149,10 +148,8 @@ impl KeepAlive {
         #[cfg(feature = "server")]
         if let Some((every, timer)) = &mut self.timer {
             let timer = timer.get_or_insert_with(|| Box::pin(tokio::time::sleep(*every)));
-            if timer.as_mut().poll(cx).is_ready() {
-                timer
-                    .as_mut()
-                    .reset(tokio::time::Instant::now() + *every);
+            if std::future::Future::poll(timer.as_mut(), cx).is_ready() {
+                timer.as_mut().reset(tokio::time::Instant::now() + *every);
                 return true;
             }
         }

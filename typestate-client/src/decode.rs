@@ -1,10 +1,10 @@
 //! Turning an answer into the contract's response value, or the error it stands for.
 
 use bytes::Bytes;
-use http::header::{CONTENT_TYPE, LOCATION};
-use http::{HeaderMap, StatusCode};
 use eventsource_stream::Eventsource;
 use futures_util::StreamExt;
+use http::header::{CONTENT_TYPE, LOCATION};
+use http::{HeaderMap, StatusCode};
 use pactum::{BoxError, Detail, ErrorBody, Format, Presence, RawAnswer, RawEvent, Slot};
 
 use crate::error::{Error, Part};
@@ -107,18 +107,7 @@ fn decode_raw<R: Slot>(
         content_type: headers.get(CONTENT_TYPE).cloned(),
         location: headers.get(LOCATION).cloned(),
     };
-    let value = R::from_raw(raw).map_err(|message| {
-        Error::decode(
-            status,
-            vec![Detail::new(Vec::new(), message.clone())],
-            message,
-        )
-    })?;
-    Ok(Response {
-        status,
-        headers,
-        value,
-    })
+    answered(status, headers, R::from_raw(raw))
 }
 
 /// A 2xx `text/event-stream` answer: the contract's [`Events`](pactum::Events), yielding
@@ -138,7 +127,16 @@ fn decode_events<R: Slot>(
         })
         .map_err(|e| BoxError::from(format!("the event stream broke: {e}")))
     });
-    let value = R::from_event_source(Box::pin(raw_events)).map_err(|message| {
+    answered(status, headers, R::from_event_source(Box::pin(raw_events)))
+}
+
+/// The answer of a value read by its own type (not JSON), or a decode error with its message.
+fn answered<R>(
+    status: StatusCode,
+    headers: HeaderMap,
+    value: Result<R, String>,
+) -> Result<Response<R>, Error> {
+    let value = value.map_err(|message| {
         Error::decode(
             status,
             vec![Detail::new(Vec::new(), message.clone())],
