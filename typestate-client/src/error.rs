@@ -23,6 +23,7 @@ type BoxError = Box<dyn StdError + Send + Sync + 'static>;
 /// | params, query or body broke their rules; nothing was sent | [`is_validation`](Error::is_validation), [`validation_part`](Error::validation_part) | `details()` |
 /// | the response broke its rules | [`is_validation`](Error::is_validation), `validation_part() == Some(Part::Response)` | `details()`, `status()` |
 /// | the server answered a non-2xx status | [`is_status`](Error::is_status) | `status()`, `error_body()`, `details()` |
+/// | … with one of the contract's declared errors | [`is_status`](Error::is_status), [`is_declared`](Error::is_declared) | [`declared()`](Error::declared): the typed value, and the above |
 /// | the response body is not the contract's type | [`is_decode`](Error::is_decode) | `status()`, `details()` (where it failed) |
 /// | connecting, TLS, reading or writing failed | [`is_transport`](Error::is_transport) | the source error |
 /// | the call took longer than its timeout | [`is_timeout`](Error::is_timeout) (also [`is_transport`](Error::is_transport)) | |
