@@ -71,7 +71,7 @@ impl<P, Q, B> Ctx<P, Q, B> {
     /// for calling a handler directly.
     #[must_use]
     pub fn with_peer_addr(mut self, addr: SocketAddr) -> Self {
-        self.remote = Remote { peer: Some(addr) };
+        self.remote.peer = Some(addr);
         self
     }
 
@@ -98,6 +98,25 @@ impl<P, Q, B> Ctx<P, Q, B> {
             raw_body,
             remote,
         }
+    }
+
+    /// The request's id: its `x-request-id` header when present and sane (1 to 200 bytes of
+    /// visible ASCII: [`REQUEST_ID_HEADER`](crate::REQUEST_ID_HEADER)), else one generated
+    /// for it (`<process seed>-<counter>`, unique within the process). The same id is on the
+    /// request's tracing span (field `request_id`) and in the error formatter's
+    /// [`RequestInfo`](crate::RequestInfo). A context made by [`Ctx::new`] gets a generated id
+    /// of serial 0.
+    ///
+    /// ```
+    /// use pactum::Ctx;
+    ///
+    /// let mut ctx = Ctx::new((), (), ());
+    /// ctx.headers.insert("x-request-id", "req-42".parse()?);
+    /// assert_eq!(ctx.request_id(), "req-42");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn request_id(&self) -> std::borrow::Cow<'_, str> {
+        crate::request::request_id(&self.headers, self.remote.serial)
     }
 
     /// The exact bytes the JSON body was parsed from, as they came (for a signature over

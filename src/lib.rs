@@ -32,26 +32,26 @@ pub use context::{Ctx, ResponseParts};
 pub use contract::method;
 pub use contract::ErrorsUnset;
 pub use contract::{
-    Absent, Binary, BodyUnset, Declared, Endpoint, EndpointBuilder, Format, NoBody, NoContent,
-    NoParams, NoQuery, ParamsFit, ParamsUnset, Presence, QueryUnset, RawAnswer, Redirect,
-    ResponseUnset, Slot, Text,
+    Absent, Binary, BodyUnset, Declared, Endpoint, EndpointBuilder, Event, EventSource, Events,
+    Format, NoBody, NoContent, NoParams, NoQuery, ParamsFit, ParamsUnset, Presence, QueryUnset,
+    RawAnswer, RawEvent, Redirect, ResponseUnset, Slot, Text, DEFAULT_KEEP_ALIVE,
 };
 #[doc(hidden)]
 pub use contract::{BodyFuture, BodyInput, BodyKind, EncodedBody};
 pub use error::{
-    BoxError, ConfigError, Detail, Error, ErrorBody, HttpError, PathSegment, Rejection,
+    BoxError, ConfigError, Detail, Error, ErrorBody, HttpError, PathSegment, Rejection, RequestInfo,
 };
-pub use error::{ErrorAnswer, NoErrors};
-pub use handler::{handler, AnyHandler, Handler, HandlerFuture};
+pub use error::{ErrorAnswer, NoErrors, ResultExt};
+pub use handler::{handler, nest, AnyHandler, Handler, HandlerFuture};
 pub use middleware::Middleware;
 pub use pipeline::{
-    AnswerMode, ErrorFormatter, IntoPipeline, Pipeline, PipelineBuilder, Routed,
-    DEFAULT_BODY_LIMIT, DEFAULT_REQUEST_TIMEOUT,
+    AnswerMode, ErrorFormatter, IntoPipeline, Pipeline, PipelineBuilder, RequestErrorFormatter,
+    Routed, DEFAULT_BODY_LIMIT, DEFAULT_REQUEST_TIMEOUT,
 };
 #[doc(no_inline)]
 pub use request::IpNet;
-pub use request::PeerAddr;
-pub use response::Response;
+pub use request::{PeerAddr, REQUEST_ID_HEADER};
+pub use response::{Response, ResponseBody};
 pub use upload::{ByteStream, FilePart, Multipart};
 
 /// A route written as a literal, checked while compiling: `route!("/users/:id")`.

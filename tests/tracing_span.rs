@@ -1,4 +1,4 @@
-//! Every routed request runs in a `request` span carrying its method, route, status and
+//! Every routed request runs in a `request` span carrying its method, route, request id, status and
 //! latency. Its own test binary: tracing caches each callsite's interest process-wide, so a
 //! scoped subscriber is only reliable where no other test hits the callsite concurrently.
 #![allow(missing_docs)]
@@ -101,17 +101,30 @@ fn every_routed_request_has_a_span_with_method_route_status_and_latency() {
         runtime.block_on(async {
             assert_eq!(pipeline.handle(get("/users/42")).await.status(), 404);
             assert_eq!(pipeline.handle(get("/health")).await.status(), 204);
+            let with_id = http::Request::get("/health")
+                .header("x-request-id", "req-span-1")
+                .body(Body::empty())
+                .unwrap();
+            assert_eq!(pipeline.handle(with_id).await.status(), 204);
         });
     });
     let spans = spans.0.lock().unwrap();
     let field = |span: &SpanFields, name: &str| {
         span.iter().find(|(n, _)| n == name).map(|(_, v)| v.clone())
     };
-    assert_eq!(spans.len(), 2, "{spans:?}");
+    assert_eq!(spans.len(), 3, "{spans:?}");
     assert_eq!(field(&spans[0], "method").as_deref(), Some("GET"));
     assert_eq!(field(&spans[0], "route").as_deref(), Some("/users/:id"));
     assert_eq!(field(&spans[0], "status").as_deref(), Some("404"));
     assert!(field(&spans[0], "latency_us").is_some(), "{spans:?}");
     assert_eq!(field(&spans[1], "route").as_deref(), Some("/health"));
     assert_eq!(field(&spans[1], "status").as_deref(), Some("204"));
+    // The request id: generated (distinct), or the request's `x-request-id`.
+    let generated = [0, 1].map(|i| field(&spans[i], "request_id").expect("a request id"));
+    assert_ne!(generated[0], generated[1]);
+    assert!(generated[0].len() > 16, "{generated:?}");
+    assert_eq!(
+        field(&spans[2], "request_id").as_deref(),
+        Some("req-span-1")
+    );
 }

@@ -4,6 +4,8 @@ mod answer;
 mod body_kind;
 mod builder;
 mod errors;
+mod events;
+mod events_body;
 pub mod method;
 mod settings;
 mod slot;
@@ -19,6 +21,7 @@ pub use answer::{Binary, Redirect, Text};
 pub use body_kind::{BodyFuture, BodyInput, BodyKind, EncodedBody};
 pub use builder::{BodyUnset, EndpointBuilder, ParamsFit, ParamsUnset, QueryUnset, ResponseUnset};
 pub use errors::ErrorsUnset;
+pub use events::{Event, EventSource, Events, RawEvent, DEFAULT_KEEP_ALIVE};
 pub use slot::{
     Absent, Declared, Format, NoBody, NoContent, NoParams, NoQuery, Presence, RawAnswer, Slot,
 };
@@ -78,7 +81,7 @@ pub struct Endpoint<P = NoParams, Q = NoQuery, B = NoBody, R = NoContent, E = No
 type Slots<P, Q, B, R, E> = fn() -> (P, Q, (B, R, E));
 
 /// The type-erased part of a contract: everything but the four types.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub(crate) struct EndpointSpec {
     pub(crate) method: Method,
     pub(crate) route: RouteTemplate,

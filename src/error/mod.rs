@@ -4,24 +4,27 @@
 mod body;
 mod config;
 mod declared;
+mod foreign;
 mod http_error;
 mod rejection;
+mod request_info;
 
 use std::fmt;
 
-use bytes::Bytes;
 use http::header::{HeaderValue, CONTENT_TYPE};
 use http::StatusCode;
 
 pub use body::{Detail, ErrorBody, PathSegment};
 pub use config::ConfigError;
 pub use declared::{ErrorAnswer, NoErrors};
+pub use foreign::ResultExt;
 pub use http_error::HttpError;
 pub use rejection::Rejection;
+pub use request_info::RequestInfo;
 
 use declared::DeclaredAnswer;
 
-use crate::response::Response;
+use crate::response::{Response, ResponseBody};
 
 /// A boxed error that can cross threads.
 pub type BoxError = Box<dyn std::error::Error + Send + Sync + 'static>;
@@ -49,6 +52,8 @@ pub type BoxError = Box<dyn std::error::Error + Send + Sync + 'static>;
 /// ```
 pub struct Error {
     inner: Box<Inner>,
+    /// The request it answers, kept when the error formatter asks for it.
+    request: Option<Box<RequestInfo>>,
 }
 
 enum Inner {
@@ -66,12 +71,14 @@ impl Error {
         };
         Self {
             inner: Box::new(inner),
+            request: None,
         }
     }
 
     fn of_declared(declared: DeclaredAnswer) -> Self {
         Self {
             inner: Box::new(Inner::Declared(declared)),
+            request: None,
         }
     }
 
@@ -81,8 +88,27 @@ impl Error {
             Inner::Other(other) => Ok(other),
             inner => Err(Self {
                 inner: Box::new(inner),
+                request: self.request,
             }),
         }
+    }
+
+    /// The request this error answers, when the pipeline kept it (it does when an
+    /// [`error_formatter_with`](crate::PipelineBuilder::error_formatter_with) is set).
+    pub(crate) fn request(&self) -> Option<&RequestInfo> {
+        self.request.as_deref()
+    }
+
+    /// This error, answering `request`.
+    pub(crate) fn for_request(mut self, request: Box<RequestInfo>) -> Self {
+        self.request = Some(request);
+        self
+    }
+
+    /// `true` for a plain error (not an [`HttpError`], not declared): answered 500 with its
+    /// message.
+    pub(crate) fn is_plain(&self) -> bool {
+        matches!(&*self.inner, Inner::Other(_))
     }
 
     /// The status this error is answered with: the [`HttpError`]'s or the declared error's,
@@ -146,7 +172,7 @@ impl Error {
         }
         let body = serde_json::to_vec(&self.to_body())
             .unwrap_or_else(|_| br#"{"error":"Internal server error"}"#.to_vec());
-        let mut response = http::Response::new(Bytes::from(body));
+        let mut response = http::Response::new(ResponseBody::from(body));
         *response.status_mut() = self.status();
         if let Some(http) = self.as_http() {
             response.headers_mut().extend(http.headers().clone());
@@ -257,7 +283,8 @@ mod tests {
         let response = err.to_response();
         assert_eq!(response.status(), 500);
         assert_eq!(response.headers()[CONTENT_TYPE], "application/json");
-        let body: serde_json::Value = serde_json::from_slice(response.body()).unwrap();
+        let body: serde_json::Value =
+            serde_json::from_slice(response.body().as_bytes().unwrap()).unwrap();
         assert_eq!(body["error"], std::fmt::Error.to_string());
     }
 

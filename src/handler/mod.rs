@@ -1,6 +1,7 @@
 //! Handlers: an async function bound to a contract.
 
 mod call;
+mod nest;
 
 use std::fmt;
 use std::future::Future;
@@ -12,6 +13,7 @@ use crate::error::{Error, NoErrors};
 use crate::request::CallHandler;
 
 use call::{Bound, Call};
+pub use nest::nest;
 
 /// An async function bound to a contract. Made by [`handler()`].
 ///

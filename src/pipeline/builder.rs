@@ -5,8 +5,9 @@ use std::sync::Arc;
 #[cfg(feature = "server")]
 use std::time::Duration;
 
-use super::{ErrorFormatter, Inner, Pipeline, RouteTable};
-use crate::error::{ConfigError, Error};
+use super::formatting::{Answering, Formatter};
+use super::{Inner, Pipeline, RouteTable};
+use crate::error::{ConfigError, Error, RequestInfo};
 use crate::handler::AnyHandler;
 use crate::middleware::Middleware;
 use crate::request::{IpNet, TrustedProxies};
@@ -20,7 +21,7 @@ pub struct PipelineBuilder {
     pub(super) handlers: Vec<AnyHandler>,
     pub(super) middleware: Vec<Middleware>,
     pub(super) body_limit: usize,
-    pub(super) formatter: Option<ErrorFormatter>,
+    pub(super) answering: Answering,
     pub(super) request_timeout: Option<std::time::Duration>,
     pub(super) trusted: Vec<IpNet>,
 }
@@ -59,7 +60,92 @@ impl PipelineBuilder {
         F: Fn(&Error) -> http::Response<B> + Send + Sync + 'static,
         B: Into<ResponseBody>,
     {
-        self.formatter = Some(Arc::new(move |error: &Error| f(error).map(Into::into)));
+        self.answering.formatter = Some(Formatter::Plain(Arc::new(move |error: &Error| {
+            f(error).map(Into::into)
+        })));
+        self
+    }
+
+    /// [`error_formatter`](Self::error_formatter) that also sees the request it answers: its
+    /// method, path and id ([`RequestInfo`]) — for an RFC 9457 `instance`, or to echo the
+    /// request id. Every error answer gets it, a 404 made before routing too. Replaces an
+    /// `error_formatter`, and is replaced by one.
+    ///
+    /// The view is copied out of each routed request (method, path, id) when this is set: a
+    /// pipeline without it pays nothing.
+    ///
+    /// ```
+    /// use pactum::{Body, Pipeline};
+    ///
+    /// let pipeline = Pipeline::builder(vec![])
+    ///     .error_formatter_with(|error, request| {
+    ///         let mut answer = http::Response::new(format!(
+    ///             "{} {}: {}",
+    ///             request.method(),
+    ///             request.path(),
+    ///             error.to_body().error
+    ///         ));
+    ///         *answer.status_mut() = error.status();
+    ///         answer.headers_mut().insert(
+    ///             pactum::REQUEST_ID_HEADER,
+    ///             request.request_id().parse().expect("a sane id is a header value"),
+    ///         );
+    ///         answer
+    ///     })
+    ///     .build()?;
+    ///
+    /// # tokio::runtime::Builder::new_current_thread().build()?.block_on(async {
+    /// let request = http::Request::get("/nowhere")
+    ///     .header("x-request-id", "req-1")
+    ///     .body(Body::empty())?;
+    /// let response = pipeline.handle(request).await;
+    /// assert_eq!(response.status(), 404);
+    /// assert_eq!(response.headers()["x-request-id"], "req-1");
+    /// assert_eq!(response.body(), "GET /nowhere: Not found");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// # })?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn error_formatter_with<F, B>(mut self, f: F) -> Self
+    where
+        F: Fn(&Error, &RequestInfo) -> http::Response<B> + Send + Sync + 'static,
+        B: Into<ResponseBody>,
+    {
+        self.answering.formatter = Some(Formatter::WithRequest(Arc::new(
+            move |error: &Error, request: &RequestInfo| f(error, request).map(Into::into),
+        )));
+        self
+    }
+
+    /// With `true`, a plain error — anything a handler or middleware returned that is not an
+    /// [`HttpError`](crate::HttpError) or a declared error, answered 500 — is answered
+    /// `Internal server error` instead of its own message, which may tell too much (a SQL
+    /// error, a file path). It is still logged in full, with its source chain. An error
+    /// formatter then sees that replacement, not the original. `HttpError`s (a 500 made with
+    /// [`HttpError::internal`](crate::HttpError::internal) too) and the pipeline's own
+    /// answers are unchanged. Default `false`: the message is sent.
+    ///
+    /// ```
+    /// use pactum::{handler, route, Body, Endpoint, NoContent, Pipeline};
+    ///
+    /// let save = Endpoint::post(route!("/save")).build()?;
+    /// let failing = handler(save, |_| async {
+    ///     Err::<NoContent, _>(std::io::Error::other("/var/db locked").into())
+    /// });
+    /// let pipeline = Pipeline::builder(vec![failing.into()])
+    ///     .hide_internal_messages(true)
+    ///     .build()?;
+    ///
+    /// # tokio::runtime::Builder::new_current_thread().build()?.block_on(async {
+    /// let response = pipeline.handle(http::Request::post("/save").body(Body::empty())?).await;
+    /// assert_eq!(response.status(), 500);
+    /// assert_eq!(response.body(), r#"{"error":"Internal server error"}"#);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// # })?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn hide_internal_messages(mut self, hide: bool) -> Self {
+        self.answering.hide_internal = hide;
         self
     }
 
@@ -111,7 +197,7 @@ impl PipelineBuilder {
         Ok(Pipeline {
             inner: Arc::new(Inner {
                 table,
-                formatter: self.formatter,
+                answering: self.answering,
                 request_timeout: self.request_timeout,
                 trusted: (!self.trusted.is_empty()).then_some(TrustedProxies(self.trusted)),
             }),

@@ -12,7 +12,7 @@ use http::header::{HeaderValue, CONTENT_LENGTH};
 use super::catch_panic::CatchPanic;
 use super::deadline::Deadline;
 use super::{AnswerMode, Pipeline};
-use crate::error::{Error, Rejection};
+use crate::error::{Error, Rejection, RequestInfo};
 use crate::request::BoxFuture;
 use crate::response::{Response, ResponseBody};
 
@@ -35,6 +35,8 @@ pub(super) struct Dispatched {
     /// The request's span and start, when a subscriber listens (boxed: the futures around
     /// this one stay small when none does).
     pub(super) traced: Option<Box<Traced>>,
+    /// The request's view, for an error formatter that asks for it.
+    pub(super) request_info: Option<Box<RequestInfo>>,
 }
 
 /// A request's span, and when it started (for its latency).
@@ -77,9 +79,16 @@ impl Future for Dispatched {
                 }
             },
         };
-        if let Err(error) = &result {
-            error.log();
-        }
+        let result = match result {
+            Err(error) => {
+                error.log();
+                Err(match this.request_info.take() {
+                    Some(info) => error.for_request(info),
+                    None => error,
+                })
+            }
+            ok => ok,
+        };
         if let Some(traced) = &this.traced {
             let status = match &result {
                 Ok(response) => response.status(),
@@ -108,6 +117,8 @@ impl Drop for Dispatched {
 /// The future of [`Pipeline::handle`]: the dispatched request (or a 404), answered.
 pub(crate) struct Handled {
     pub(super) dispatched: Option<Dispatched>,
+    /// A request no route matched: its view, when the error formatter asks for it.
+    pub(super) not_found: Option<Box<RequestInfo>>,
     pub(super) pipeline: Pipeline,
     pub(super) mode: AnswerMode,
 }
@@ -120,7 +131,13 @@ impl Future for Handled {
         let this = &mut *self;
         let result = match &mut this.dispatched {
             Some(dispatched) => ready!(Pin::new(dispatched).poll(cx)),
-            None => Err(Rejection::NotFound.error().into()),
+            None => {
+                let error: Error = Rejection::NotFound.error().into();
+                Err(match this.not_found.take() {
+                    Some(info) => error.for_request(info),
+                    None => error,
+                })
+            }
         };
         Poll::Ready(this.pipeline.answer(this.mode, result))
     }

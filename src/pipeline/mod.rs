@@ -4,6 +4,7 @@
 mod builder;
 mod catch_panic;
 mod deadline;
+mod formatting;
 mod future;
 mod path_index;
 mod table;
@@ -14,20 +15,21 @@ use std::net::SocketAddr;
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
-use bytes::Bytes;
 use http::header::ALLOW;
 use http::{Method, StatusCode};
 
 use crate::body::Body;
-use crate::error::{ConfigError, Error, Rejection};
+use crate::error::{ConfigError, Error, Rejection, RequestInfo};
 use crate::handler::AnyHandler;
 use crate::middleware::Next;
-use crate::request::{Remote, Request, TrustedProxies};
-use crate::response::Response;
+use crate::request::{next_serial, request_id, Remote, Request, TrustedProxies};
+use crate::response::{Response, ResponseBody};
 
 pub use builder::PipelineBuilder;
 use catch_panic::CatchPanic;
 use deadline::Deadline;
+use formatting::Answering;
+pub use formatting::RequestErrorFormatter;
 pub(crate) use future::Handled;
 use future::{strip_body, Dispatched, Traced, Work};
 pub use table::Routed;
@@ -127,7 +129,7 @@ pub struct Pipeline {
 
 struct Inner {
     table: RouteTable,
-    formatter: Option<ErrorFormatter>,
+    answering: Answering,
     request_timeout: Option<Duration>,
     /// `None` unless proxies are trusted: then each request's forwarded client is resolved.
     trusted: Option<TrustedProxies>,
@@ -162,7 +164,7 @@ impl Pipeline {
             handlers: handlers.into_iter().collect(),
             middleware: Vec::new(),
             body_limit: DEFAULT_BODY_LIMIT,
-            formatter: None,
+            answering: Answering::default(),
             request_timeout: Some(DEFAULT_REQUEST_TIMEOUT),
             trusted: Vec::new(),
         }
@@ -220,13 +222,19 @@ impl Pipeline {
         peer: Option<SocketAddr>,
     ) -> Dispatched {
         let entry = &self.inner.table.routes[routed.route];
-        let remote = match &self.inner.trusted {
-            None => Remote { peer },
+        let mut remote = match &self.inner.trusted {
+            None => Remote { peer, serial: 0 },
             Some(trusted) => trusted.resolve(
                 peer.or_else(|| Remote::default().peer(&head.extensions)),
                 &mut head,
             ),
         };
+        remote.serial = next_serial();
+        let request_info = self
+            .inner
+            .answering
+            .keeps_request()
+            .then(|| info(&head, remote.serial));
         // Until a subscriber is set, nobody can listen: no span (it would only feed tracing's
         // `log` fallback, which records span lifecycles at trace level), no clock read.
         let traced = if tracing::dispatcher::has_been_set() {
@@ -235,6 +243,7 @@ impl Pipeline {
                 method = %head.method,
                 route = %entry.template,
                 client = tracing::field::Empty,
+                request_id = %request_id(&head.headers, remote.serial),
                 status = tracing::field::Empty,
                 latency_us = tracing::field::Empty,
             );
@@ -256,7 +265,7 @@ impl Pipeline {
             let _entered = traced.as_ref().map(|t| t.span.enter());
             match routed.target {
                 Target::Options => {
-                    let mut response = http::Response::new(Bytes::new());
+                    let mut response = http::Response::new(ResponseBody::empty());
                     *response.status_mut() = StatusCode::NO_CONTENT;
                     response.headers_mut().insert(ALLOW, entry.allow.clone());
                     Work::Done(Ok(Box::new(response)))
@@ -294,6 +303,7 @@ impl Pipeline {
             work: Some(work),
             deadline,
             traced,
+            request_info,
         }
     }
 
@@ -315,15 +325,20 @@ impl Pipeline {
         peer: Option<SocketAddr>,
     ) -> Handled {
         let mode = AnswerMode::of(&head.method);
+        let mut not_found = None;
         let dispatched = match self.route(&head.method, head.uri.path()) {
             Some(routed) => Some(self.dispatched(routed, head, body, peer)),
             None => {
                 tracing::debug!(path = head.uri.path(), "no route");
+                if self.inner.answering.keeps_request() {
+                    not_found = Some(info(&head, next_serial()));
+                }
                 None
             }
         };
         Handled {
             dispatched,
+            not_found,
             pipeline: self.clone(),
             mode,
         }
@@ -343,11 +358,19 @@ impl Pipeline {
 
     /// The answer for `error`: the configured formatter's, else the built-in JSON body. A
     /// contract's declared error ([`Error::is_declared`]) is always answered with its own
-    /// body: clients and the API's documentation rely on it.
+    /// body: clients and the API's documentation rely on it. With
+    /// [`PipelineBuilder::hide_internal_messages`], a plain error (not an
+    /// [`HttpError`](crate::HttpError)) is answered as `500 Internal server error`.
     pub fn error_response(&self, error: &Error) -> Response {
-        match &self.inner.formatter {
-            Some(format) if !error.is_declared() => format(error),
-            _ => error.to_response(),
-        }
+        self.inner.answering.response(error)
     }
+}
+
+/// The error formatter's view of a request ([`RequestInfo`]).
+fn info(head: &http::request::Parts, serial: u64) -> Box<RequestInfo> {
+    Box::new(RequestInfo {
+        method: head.method.clone(),
+        path: head.uri.path().to_owned(),
+        request_id: request_id(&head.headers, serial).into_owned(),
+    })
 }

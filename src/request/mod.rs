@@ -17,11 +17,14 @@ use crate::response::Response;
 mod lazy_url;
 mod read;
 mod remote;
+mod request_id;
 
 pub(crate) use lazy_url::{LazyUrl, UrlCell};
 pub(crate) use read::{bytes_read, start_bytes, BodyRead};
 pub use remote::{IpNet, PeerAddr};
 pub(crate) use remote::{Remote, TrustedProxies};
+pub use request_id::REQUEST_ID_HEADER;
+pub(crate) use request_id::{next_serial, request_id};
 
 /// A boxed, sendable future.
 pub(crate) type BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send + 'static>>;
@@ -96,6 +99,15 @@ impl Request {
     /// The percent-decoded path params, before they are deserialised.
     pub fn params(&self) -> &RawParams {
         &self.params
+    }
+
+    /// The request's id: its `x-request-id` header when present and sane (1 to 200 bytes of
+    /// visible ASCII), else one generated for it — the same id the request's tracing span,
+    /// the handler ([`Ctx::request_id`](crate::Ctx::request_id)) and the error formatter
+    /// ([`RequestInfo`](crate::RequestInfo)) see. Not added to the response: a middleware can,
+    /// as in [`REQUEST_ID_HEADER`]'s example.
+    pub fn request_id(&self) -> std::borrow::Cow<'_, str> {
+        request_id(&self.head.headers, self.remote.serial)
     }
 
     /// The address of the connection's peer: the client, or the last proxy before this

@@ -30,6 +30,9 @@ pub(crate) struct Remote {
     /// The connection's peer, when the adapter handed it over (else [`PeerAddr`] is looked
     /// up in the extensions, on demand).
     pub(crate) peer: Option<SocketAddr>,
+    /// The request's serial number, its generated id when it brings none
+    /// ([`Request::request_id`](crate::middleware::Request::request_id)); 0 outside a pipeline.
+    pub(crate) serial: u64,
 }
 
 /// The client's address as a trusted proxy forwarded it: an extension, inserted only where
@@ -96,7 +99,7 @@ impl TrustedProxies {
         if let Some(client) = forwarded {
             head.extensions.insert(ForwardedClient(client));
         }
-        Remote { peer }
+        Remote { peer, serial: 0 }
     }
 }
 

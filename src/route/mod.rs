@@ -141,6 +141,42 @@ impl RouteTemplate {
         &self.raw
     }
 
+    /// This route under `prefix` (`/api/v1` + `/users/:id` = `/api/v1/users/:id`; the route
+    /// `/` becomes the prefix itself), same kind and settings.
+    ///
+    /// # Errors
+    ///
+    /// [`ConfigError::InvalidRoute`] when `prefix` does not start with `/`, ends with `/`, has
+    /// an empty segment, or holds a `:name` or `*name` segment (a prefix is literal).
+    pub(crate) fn prefixed(&self, prefix: &str) -> Result<Self, ConfigError> {
+        let invalid = |reason: &str| ConfigError::InvalidRoute {
+            route: format!("{prefix}{}", self.raw),
+            reason: reason.to_owned(),
+        };
+        let Some(rest) = prefix.strip_prefix('/') else {
+            return Err(invalid("a prefix must start with `/`"));
+        };
+        if rest.is_empty() || rest.ends_with('/') || rest.split('/').any(str::is_empty) {
+            return Err(invalid(
+                "a prefix must be `/` and non-empty segments, without a trailing `/`",
+            ));
+        }
+        if rest
+            .split('/')
+            .any(|s| s.starts_with(':') || s.starts_with('*'))
+        {
+            return Err(invalid("a prefix cannot hold `:name` or `*name` segments"));
+        }
+        let raw = if self.raw == "/" {
+            prefix.to_owned()
+        } else {
+            format!("{prefix}{}", self.raw)
+        };
+        let mut prefixed = Self::parse(Cow::Owned(raw), self.kind)?;
+        prefixed.dot_segments = self.dot_segments;
+        Ok(prefixed)
+    }
+
     /// The kind of route.
     pub fn kind(&self) -> RouteKind {
         self.kind

@@ -7,6 +7,8 @@ mod api;
 #[macro_use]
 mod cases;
 mod behaviour;
+mod ergonomics;
+mod events;
 mod fixture;
 mod fixture_client;
 mod h2_abuse;
