@@ -106,7 +106,8 @@ impl std::error::Error for StartError {
 /// Opens `db` and applies the migrations it lacks.
 ///
 /// An in-memory database is one connection that the pool never closes: each connection to
-/// `sqlite::memory:` has a database of its own, which ends with it. A file gets a few
+/// `:memory:` opens a database of its own, and a shared-cache one ends with the last
+/// connection to it, which an idle pool would close. A file gets a few
 /// connections in WAL mode (readers do not wait for the writer), and waits up to five seconds
 /// for a lock another process holds.
 ///
@@ -134,7 +135,7 @@ pub async fn connect(db: &Database) -> Result<SqlitePool, StartError> {
         ),
     };
     let pool = pool
-        .connect_with(options.foreign_keys(true))
+        .connect_with(options)
         .await
         .map_err(|e| StartError::Open(db.clone(), e))?;
     MIGRATOR.run(&pool).await.map_err(StartError::Migrate)?;

@@ -1,6 +1,7 @@
 //! The todo API on a real SQLite file, over a real socket, called with the typed client.
 
 use std::path::Path;
+use std::time::Duration;
 
 use pactum::http::{header::LOCATION, StatusCode};
 use pactum::{route, Endpoint, NoBody, NoContent, NoParams, NoQuery, PathSegment, ServerOptions};
@@ -467,7 +468,7 @@ async fn todos_survive_a_restart_and_migrations_run_once() {
 }
 
 #[tokio::test]
-async fn the_in_memory_database_is_one_database() {
+async fn concurrent_requests_share_the_in_memory_database() {
     let (server, client) = start(&Database::Memory).await;
     // Concurrent writes all land in the same database, not in one per pooled connection.
     let writes = (0..8).map(|i| {
@@ -492,6 +493,39 @@ async fn the_in_memory_database_is_one_database() {
         .expect("listed");
     assert_eq!(done.total, 4);
     server.shutdown().await;
+}
+
+#[tokio::test]
+async fn the_in_memory_database_is_one_database_for_concurrent_transactions() {
+    // Transactions that overlap would each need a connection of their own; a second
+    // connection to an in-memory database would be a second, empty database (no table).
+    let pool = pactum_sqlite_todo::connect(&Database::Memory)
+        .await
+        .expect("opened and migrated");
+    let writes = (0..4).map(|i| {
+        let pool = pool.clone();
+        tokio::spawn(async move {
+            let mut tx = pool.begin().await?;
+            sqlx::query("INSERT INTO todos (title) VALUES (?1)")
+                .bind(format!("todo {i}"))
+                .execute(&mut *tx)
+                .await?;
+            tokio::time::sleep(Duration::from_millis(50)).await;
+            tx.commit().await
+        })
+    });
+    for write in writes {
+        write
+            .await
+            .expect("the task ran")
+            .expect("the write sees the migrated table");
+    }
+    let count: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM todos")
+        .fetch_one(&pool)
+        .await
+        .expect("counted");
+    assert_eq!(count, 4);
+    pool.close().await;
 }
 
 #[tokio::test]
