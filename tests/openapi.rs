@@ -348,9 +348,14 @@ fn the_fixture_documents_its_declared_errors() {
         .as_str()
         .unwrap()
         .starts_with("Not Found: an error the contract declares."));
-    let error = &doc["components"]["schemas"]["GetUserError"]["oneOf"][0];
-    assert_eq!(error["properties"]["code"]["const"], "user_not_found");
+    let schemas = &doc["components"]["schemas"];
+    let error = &schemas["GetUserError"]["anyOf"][0];
+    assert_eq!(
+        error["properties"]["code"]["$ref"],
+        "#/components/schemas/UserNotFoundCode"
+    );
+    assert_eq!(schemas["UserNotFoundCode"]["enum"], json!(["user_not_found"]));
     assert_eq!(error["properties"]["error"]["type"], "string");
     assert_eq!(error["properties"]["id"]["type"], "integer");
-    assert_eq!(error["required"], json!(["code", "error", "id"]));
+    assert_eq!(error["required"], json!(["error", "code", "id"]));
 }

@@ -483,8 +483,11 @@ async fn row_22_typed_errors(adapter: &str) {
         .await
         .unwrap_err();
     match missing.declared() {
-        Some(GetUserError::UserNotFound { error, id }) => {
-            assert_eq!((error.as_str(), *id), ("User not found", 99));
+        Some(GetUserError::UserNotFound { error, code, id }) => {
+            assert_eq!(
+                (error.as_str(), *code, *id),
+                ("User not found", UserNotFoundCode::UserNotFound, 99)
+            );
         }
         None => panic!("not the declared error: {missing:?}"),
     }
