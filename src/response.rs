@@ -10,7 +10,9 @@ use http_body_util::combinators::UnsyncBoxBody;
 use http_body_util::BodyExt;
 use sync_wrapper::SyncWrapper;
 
-use crate::error::BoxError;
+/// `pactum::BoxError`, spelled out: the error module answers with a [`Response`], so this
+/// module does not reach back into it.
+type BoxError = Box<dyn std::error::Error + Send + Sync>;
 
 /// A response as the pipeline makes it: a buffered body (every answer but a stream of
 /// events), or a streamed one ([`Events`](crate::Events)).

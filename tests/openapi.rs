@@ -108,9 +108,10 @@ fn every_fixture_route_is_documented_once() {
     assert_eq!(documented.len(), 24);
     // Row 19 streams events: `text/event-stream`, each event's data a `Tick`.
     let events = &doc["paths"]["/events"]["get"]["responses"]["200"]["content"];
-    assert_eq!(events["text/event-stream"]["schema"]["type"], "string");
+    let event = &events["text/event-stream"]["schema"];
+    assert_eq!(event["type"], "object");
     assert_eq!(
-        events["text/event-stream"]["x-item-schema"]["$ref"],
+        event["properties"]["data"]["contentSchema"]["$ref"],
         "#/components/schemas/Tick"
     );
     // Row 23 answers text, and its 400 stays JSON.

@@ -7,6 +7,9 @@ use serde::de::{Deserialize, DeserializeOwned, Deserializer, IgnoredAny};
 use serde::ser::{Serialize, Serializer};
 use validator::{Validate, ValidationErrors};
 
+use super::events::EventSource;
+use crate::response::ResponseBody;
+
 use super::body_kind::{BodyFuture, BodyInput, BodyKind, EncodedBody};
 
 mod sealed {
@@ -101,6 +104,24 @@ pub trait Slot: Serialize + DeserializeOwned + Send + Sync + 'static {
         Err("a JSON value is not read from a raw answer".to_owned())
     }
 
+    /// The streamed body of a [`Format::EventStream`] answer (never called for another).
+    #[doc(hidden)]
+    fn into_streamed(self) -> Option<ResponseBody> {
+        None
+    }
+
+    /// The value a client reading a [`Format::EventStream`] answer hands back (never called
+    /// for another).
+    ///
+    /// # Errors
+    ///
+    /// Why the answer is not one.
+    #[doc(hidden)]
+    fn from_event_source(source: EventSource) -> Result<Self, String> {
+        let _ = source;
+        Err("only a stream of events is read from an event stream".to_owned())
+    }
+
     /// How the value travels as a request body: JSON for every type but pactum's
     /// [`Multipart`](crate::Multipart) and [`ByteStream`](crate::ByteStream). A constant per
     /// body type: a JSON body takes the JSON path with no branch.
@@ -143,6 +164,8 @@ pub enum Format {
     /// No body, a `Location` header and a 3xx status (303 by default):
     /// [`Redirect`](crate::Redirect).
     Redirect,
+    /// `text/event-stream`, streamed: [`Events`](crate::Events).
+    EventStream,
 }
 
 /// A non-JSON answer's parts: its body, content type and `Location`.

@@ -13,7 +13,7 @@ use std::sync::Arc;
 use std::task::{ready, Context, Poll};
 
 use bytes::Bytes;
-use http::header::{HeaderValue, CONTENT_TYPE, LOCATION};
+use http::header::{HeaderValue, CACHE_CONTROL, CONTENT_TYPE, LOCATION};
 use http::StatusCode;
 
 use crate::context::{Ctx, ResponseParts};
@@ -21,7 +21,7 @@ use crate::contract::{BodyInput, BodyKind, EndpointSpec, Format, Presence, Slot}
 use crate::decode::{self, BodyRead};
 use crate::error::{Error, Rejection};
 use crate::request::{BoxFuture, CallHandler, Remote, Request, UrlCell};
-use crate::response::Response;
+use crate::response::{EndsOnShutdown, Response, ResponseBody};
 use crate::validation::details_from_rules;
 
 /// A function bound to its contract, with its type.
@@ -243,7 +243,12 @@ where
                             return Poll::Ready(Err(this.typed.bound.spec.recognise(error)))
                         }
                     };
-                    return Poll::Ready(respond(&this.typed.bound.spec, &value, this.response));
+                    let spec = &this.typed.bound.spec;
+                    // A constant per response type, as in `respond`.
+                    return Poll::Ready(match R::FORMAT {
+                        Format::EventStream => Ok(respond_streamed(spec, value, this.response)),
+                        _ => respond(spec, &value, this.response),
+                    });
                 }
             }
         }
@@ -279,7 +284,7 @@ pub(super) fn respond<R: Slot>(
     } else {
         Bytes::new()
     };
-    let mut response = http::Response::new(body);
+    let mut response = http::Response::new(ResponseBody::from(body));
     *response.status_mut() = status;
     if has_body {
         response
@@ -290,6 +295,22 @@ pub(super) fn respond<R: Slot>(
         response.headers_mut().extend(parts.headers);
     }
     Ok(response)
+}
+
+/// The answer of a streamed response type ([`Events`](crate::Events)): its body, sent as the
+/// stream makes it, ended early if the server shuts down; headers the handler set win.
+fn respond_streamed<R: Slot>(spec: &EndpointSpec, value: R, parts: &ResponseParts) -> Response {
+    let parts = parts.take();
+    let mut response = http::Response::new(value.into_streamed().unwrap_or_default());
+    *response.status_mut() = parts.status.unwrap_or_else(|| spec.success_status());
+    response.extensions_mut().insert(EndsOnShutdown);
+    let headers = response.headers_mut();
+    headers.insert(CONTENT_TYPE, HeaderValue::from_static("text/event-stream"));
+    headers.insert(CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+    if !parts.headers.is_empty() {
+        headers.extend(parts.headers);
+    }
+    response
 }
 
 /// [`respond`] for a response type that is not JSON ([`Text`](crate::Text),
@@ -304,7 +325,11 @@ fn respond_raw<R: Slot>(
     let status = parts.status.unwrap_or_else(|| spec.success_status());
     let raw = value.to_raw();
     let has_body = status != StatusCode::NO_CONTENT && status != StatusCode::NOT_MODIFIED;
-    let mut response = http::Response::new(if has_body { raw.body } else { Bytes::new() });
+    let mut response = http::Response::new(if has_body {
+        ResponseBody::from(raw.body)
+    } else {
+        ResponseBody::empty()
+    });
     *response.status_mut() = status;
     let headers = response.headers_mut();
     if let (true, Some(content_type)) = (has_body, raw.content_type) {

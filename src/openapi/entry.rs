@@ -181,6 +181,27 @@ fn success_content(answer: &mut Value, format: Format, schema: Value) {
         Format::Json => "application/json",
         Format::Text => "text/plain",
         Format::Binary => "application/octet-stream",
+        Format::EventStream => {
+            // One event, as OpenAPI 3.2 describes `text/event-stream` (its `itemSchema`; 3.1
+            // readers such as schemathesis take `schema` per event): the fields of an event,
+            // `data` the JSON of the response type.
+            answer["content"] = json!({ "text/event-stream": { "schema": {
+                "type": "object",
+                "description": "One server-sent event; `data` is the JSON of `contentSchema`.",
+                "required": ["data"],
+                "properties": {
+                    "data": {
+                        "type": "string",
+                        "contentMediaType": "application/json",
+                        "contentSchema": schema,
+                    },
+                    "event": { "type": "string" },
+                    "id": { "type": "string" },
+                    "retry": { "type": "integer", "minimum": 0 },
+                },
+            }}});
+            return;
+        }
         Format::Redirect => {
             answer["headers"] = json!({ "Location": {
                 "description": "Where the redirect points.",

@@ -138,7 +138,6 @@ impl<B: Body> Body for Counted<B> {
         self.body.is_end_stream()
     }
 
-
     fn size_hint(&self) -> SizeHint {
         self.body.size_hint()
     }

@@ -101,9 +101,7 @@ impl Future for ResponseFuture {
 
     #[inline]
     fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
-        Pin::new(&mut self.0)
-            .poll(cx)
-            .map(Ok)
+        Pin::new(&mut self.0).poll(cx).map(Ok)
     }
 }
 

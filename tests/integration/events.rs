@@ -153,7 +153,11 @@ async fn a_client_that_leaves_drops_the_stream(app: TestServer, open: Open) {
 #[tokio::test]
 async fn native_drops_the_stream_of_a_client_that_leaves() {
     let open = Open::default();
-    let handlers = vec![ticks(&open, Duration::from_millis(10), Duration::from_secs(15))];
+    let handlers = vec![ticks(
+        &open,
+        Duration::from_millis(10),
+        Duration::from_secs(15),
+    )];
     let app = native_with(handlers, options()).await;
     a_client_that_leaves_drops_the_stream(app, open).await;
 }
@@ -161,7 +165,11 @@ async fn native_drops_the_stream_of_a_client_that_leaves() {
 #[tokio::test]
 async fn warp_drops_the_stream_of_a_client_that_leaves() {
     let open = Open::default();
-    let handlers = vec![ticks(&open, Duration::from_millis(10), Duration::from_secs(15))];
+    let handlers = vec![ticks(
+        &open,
+        Duration::from_millis(10),
+        Duration::from_secs(15),
+    )];
     let app = warp_with(handlers).await;
     a_client_that_leaves_drops_the_stream(app, open).await;
 }
@@ -169,7 +177,11 @@ async fn warp_drops_the_stream_of_a_client_that_leaves() {
 #[tokio::test]
 async fn a_graceful_shutdown_ends_open_streams_cleanly() {
     let open = Open::default();
-    let handlers = vec![ticks(&open, Duration::from_millis(50), Duration::from_secs(15))];
+    let handlers = vec![ticks(
+        &open,
+        Duration::from_millis(50),
+        Duration::from_secs(15),
+    )];
     let (addr, server, client) = native_with(handlers, options()).await.into_parts();
     let mut responses = Vec::new();
     for _ in 0..2 {
@@ -208,7 +220,11 @@ async fn a_graceful_shutdown_ends_open_streams_cleanly() {
 async fn a_silent_stream_gets_keep_alive_comments() {
     let open = Open::default();
     // One event, then silence far longer than the keep-alive period.
-    let handlers = vec![ticks(&open, Duration::from_secs(60), Duration::from_millis(50))];
+    let handlers = vec![ticks(
+        &open,
+        Duration::from_secs(60),
+        Duration::from_millis(50),
+    )];
     let app = native_with(handlers, options()).await;
     let mut response = app.client.get(app.url("/ticks")).send().await.unwrap();
     read_until(&mut response, "data: {\"n\":0}\n\n").await;

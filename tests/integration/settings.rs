@@ -143,7 +143,8 @@ async fn a_query_type_may_deny_unknown_fields() {
     assert_eq!(pipeline.handle(get("/strict?page=2")).await.status(), 204);
     let denied = pipeline.handle(get("/strict?page=2&sort=name")).await;
     assert_eq!(denied.status(), 400);
-    let body: serde_json::Value = serde_json::from_slice(denied.body().as_bytes().unwrap()).unwrap();
+    let body: serde_json::Value =
+        serde_json::from_slice(denied.body().as_bytes().unwrap()).unwrap();
     assert_eq!(body["error"], "Validation failed");
     assert!(
         body["details"][0]["message"]
@@ -187,7 +188,8 @@ async fn dot_segments_are_refused_unless_the_route_allows_them() {
         let pipeline = pipeline.clone();
         async move {
             let response = pipeline.handle(get(&path)).await;
-            let body: serde_json::Value = serde_json::from_slice(response.body().as_bytes().unwrap()).unwrap();
+            let body: serde_json::Value =
+                serde_json::from_slice(response.body().as_bytes().unwrap()).unwrap();
             (response.status().as_u16(), body)
         }
     };

@@ -7,8 +7,8 @@ use std::time::Duration;
 use bytes::Bytes;
 use futures_util::{Stream, TryStreamExt};
 use http::header::{HeaderValue, CONTENT_LENGTH, CONTENT_TYPE, HOST};
-use http_body_util::BodyDataStream;
 use http::{HeaderMap, Method, StatusCode};
+use http_body_util::BodyDataStream;
 use pactum::{BoxError, Pipeline};
 use url::{Position, Url};
 

@@ -68,7 +68,9 @@ where
                 this.pipeline.clone(),
                 *this.mode,
             ))),
-            result => Ok(crate::reply::into_warp(this.pipeline.answer(*this.mode, result))),
+            result => Ok(crate::reply::into_warp(
+                this.pipeline.answer(*this.mode, result),
+            )),
         })
     }
 }

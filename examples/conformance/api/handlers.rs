@@ -281,6 +281,7 @@ pub fn handlers() -> Vec<AnyHandler> {
     handlers.extend(super::raw_handlers());
     handlers.push(super::hello_txt_handler());
     handlers.push(super::upload_handler());
+    handlers.push(super::events_handler());
     let docs = openapi().build().handler(OPENAPI_PATH);
     handlers.push(docs.unwrap_or_else(|e| panic!("invalid contract: {e}")));
     handlers

@@ -4,11 +4,13 @@
 //! By concern: the users resource (`users`), the routes behind middleware and the middleware
 //! (`middleware`), the routes that fail on purpose (`errors`), the other routes (`misc`), the
 //! signed webhook and the client's address (`raw`), the typed errors of `GET /v2/users/:id`
-//! (`typed_errors`), the upload (`uploads`), the
+//! (`typed_errors`), the server-sent events (`events`), the upload
+//! (`uploads`), the
 //! OpenAPI document (`openapi`), and the handlers over an in-memory store (`handlers`). Every
 //! public item is re-exported here: includers use `api::X`.
 
 mod errors;
+mod events;
 mod handlers;
 mod middleware;
 mod misc;
@@ -20,6 +22,7 @@ mod uploads;
 mod users;
 
 pub use errors::*;
+pub use events::*;
 pub use handlers::*;
 pub use middleware::*;
 pub use misc::*;

@@ -86,5 +86,6 @@ pub fn openapi() -> OpenApi {
         })
         .endpoint(&whoami())
         .endpoint(&super::hello_txt())
+        .endpoint(&super::events())
         .endpoint(&super::upload())
 }

@@ -78,9 +78,12 @@ fn a_stream_of_events_gives_each_event_s_schema() {
         .unwrap();
     let doc = doc(OpenApi::new("t", "1").endpoint(&ticks));
     let content = &doc["paths"]["/ticks"]["get"]["responses"]["200"]["content"];
-    let media = content["text/event-stream"].as_object().unwrap();
-    assert_eq!(media["schema"]["type"], "string");
-    assert_eq!(media["x-item-schema"]["$ref"], "#/components/schemas/Tick");
+    let event = &content["text/event-stream"]["schema"];
+    assert_eq!(event["type"], "object");
+    assert_eq!(event["required"], serde_json::json!(["data"]));
+    let data = &event["properties"]["data"];
+    assert_eq!(data["contentMediaType"], "application/json");
+    assert_eq!(data["contentSchema"]["$ref"], "#/components/schemas/Tick");
     assert_eq!(
         doc["components"]["schemas"]["Tick"]["properties"]["n"]["type"],
         "integer"
