@@ -355,7 +355,10 @@ fn the_fixture_documents_its_declared_errors() {
         error["properties"]["code"]["$ref"],
         "#/components/schemas/UserNotFoundCode"
     );
-    assert_eq!(schemas["UserNotFoundCode"]["enum"], json!(["user_not_found"]));
+    assert_eq!(
+        schemas["UserNotFoundCode"]["enum"],
+        json!(["user_not_found"])
+    );
     assert_eq!(error["properties"]["error"]["type"], "string");
     assert_eq!(error["properties"]["id"]["type"], "integer");
     assert_eq!(error["required"], json!(["error", "code", "id"]));
