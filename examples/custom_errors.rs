@@ -1,14 +1,19 @@
 //! Replacing the built-in error body: every error — validation, 404, handler errors — goes
-//! through one formatter. Here: RFC 9457 problem details.
+//! through one formatter. Here: RFC 9457 problem details, whose `instance` names the request
+//! (the formatter sees its method, path and id), with the request id echoed in
+//! `x-request-id`. Plain errors' messages are hidden (`Internal server error`).
 //!
 //! ```text
 //! cargo run --example custom_errors
 //! curl -i localhost:3000/nope
-//! curl -i 'localhost:3000/square?n=abc'
+//! curl -i -H 'x-request-id: abc-1' 'localhost:3000/square?n=abc'
 //! ```
 
 use pactum::http::header::{HeaderValue, CONTENT_TYPE};
-use pactum::{handler, route, Ctx, Endpoint, Error, NoParams, Pipeline, Response, ServerOptions};
+use pactum::{
+    handler, route, Ctx, Endpoint, Error, NoParams, Pipeline, RequestInfo, Response, ServerOptions,
+    REQUEST_ID_HEADER,
+};
 use serde::{Deserialize, Serialize};
 use validator::Validate;
 
@@ -23,14 +28,18 @@ struct Squared {
     result: i64,
 }
 
-/// `application/problem+json`, with the details as `errors`.
-fn problem(error: &Error) -> Response {
+/// `application/problem+json`, with the details as `errors`, the request as `instance` (its
+/// path; the method and id go in extension members) and the id echoed as `x-request-id`.
+fn problem(error: &Error, request: &RequestInfo) -> Response {
     let body = error.to_body();
     let problem = serde_json::json!({
         "type": "about:blank",
         "title": body.error,
         "status": error.status().as_u16(),
         "errors": body.details,
+        "instance": request.path(),
+        "method": request.method().as_str(),
+        "request_id": request.request_id(),
     });
     let mut response = pactum::http::Response::new(problem.to_string().into());
     *response.status_mut() = error.status();
@@ -41,6 +50,9 @@ fn problem(error: &Error) -> Response {
         CONTENT_TYPE,
         HeaderValue::from_static("application/problem+json"),
     );
+    if let Ok(id) = HeaderValue::from_str(request.request_id()) {
+        response.headers_mut().insert(REQUEST_ID_HEADER, id);
+    }
     response
 }
 
@@ -58,7 +70,9 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     })
     .into()];
     // The error formatter is a pipeline setting: every adapter serving this pipeline uses it.
-    let app = Pipeline::builder(handlers).error_formatter(problem);
+    let app = Pipeline::builder(handlers)
+        .error_formatter_with(problem)
+        .hide_internal_messages(true);
     let server = pactum::serve(app, ServerOptions::new()).await?;
     tracing::info!(addr = %server.local_addr(), "try /square?n=12 and /square?n=abc");
     server.shutdown_on_signal().await;

@@ -31,7 +31,8 @@ pub type BoxError = Box<dyn std::error::Error + Send + Sync + 'static>;
 
 /// The error a handler or middleware returns, and what `next()` gives back.
 ///
-/// `?` converts any `std::error::Error + Send + Sync + 'static` into it. An [`HttpError`] keeps
+/// `?` converts any `std::error::Error + Send + Sync + 'static` into it (`anyhow::Error` and
+/// `Box<dyn Error + Send + Sync>`, which are not, through [`ResultExt::into_pactum`]). An [`HttpError`] keeps
 /// its status, details, code and headers; the contract's declared errors ([`ErrorAnswer`])
 /// their status and JSON body; any other error is answered `500` with its message.
 /// The original error stays inside: [`Error::downcast_ref`] gets it back.

@@ -28,9 +28,10 @@ pub struct Handler<P, Q, B, R, E = NoErrors> {
 ///
 /// The function receives a [`Ctx`] holding the parsed, validated params, query and body, and
 /// returns the response value or an [`Error`]: `?` works on any `std::error::Error` and on
-/// [`HttpError`](crate::HttpError). An error of the type the contract declares
-/// ([`EndpointBuilder::errors`](crate::EndpointBuilder::errors)) is answered with its own
-/// status and JSON body.
+/// [`HttpError`](crate::HttpError) (on `anyhow::Error` and `Box<dyn Error + Send + Sync>`
+/// after [`.into_pactum()`](crate::ResultExt::into_pactum)). An error of the type the
+/// contract declares ([`EndpointBuilder::errors`](crate::EndpointBuilder::errors)) is
+/// answered with its own status and JSON body.
 ///
 /// ```
 /// use pactum::{handler, route, Ctx, Endpoint, HttpError, NoBody, NoQuery, Params};

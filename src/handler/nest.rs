@@ -19,7 +19,7 @@ use crate::error::ConfigError;
 /// ```
 /// use pactum::{handler, nest, route, Body, Endpoint, NoContent, Pipeline};
 ///
-/// let ping = Endpoint::get(crate::route::static_path("/ping")).build()?;
+/// let ping = Endpoint::get(route!("/ping")).build()?;
 /// let v1 = vec![handler(ping.clone(), |_| async { Ok(NoContent) }).into()];
 /// let v2 = vec![handler(ping, |_| async { Ok(NoContent) }).into()];
 /// let mut handlers = nest("/api/v1", v1)?;

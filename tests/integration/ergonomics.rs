@@ -27,12 +27,16 @@ fn query_db() -> anyhow::Result<String> {
     Err(std::io::Error::other("connection refused")).context("database down")
 }
 
-/// Four routes under `/api/v1`.
-fn handlers() -> Vec<AnyHandler> {
-    let id = Endpoint::get(route!("/id"))
+fn id_endpoint() -> Endpoint<pactum::NoParams, pactum::NoQuery, pactum::NoBody, Id> {
+    Endpoint::get(route!("/id"))
         .response::<Id>()
         .build()
-        .unwrap();
+        .unwrap()
+}
+
+/// Four routes under `/api/v1`.
+fn handlers() -> Vec<AnyHandler> {
+    let id = id_endpoint();
     let from_anyhow = Endpoint::get(route!("/anyhow"))
         .response::<Id>()
         .build()
@@ -112,6 +116,19 @@ async fn nested_routes_and_errors(app: &TestServer) {
     app.get("/api/v1/forbidden")
         .await
         .assert(403, json!({"error": "No access"}));
+}
+
+/// The typed client calls the contract's own route under a base URL ending in the prefix.
+async fn the_typed_client_under_a_prefix(app: &TestServer) {
+    let client = pactum_client::Client::new(format!("http://{}/api/v1", app.addr).as_str())
+        .expect("valid base URL");
+    let answer = client
+        .call(&id_endpoint())
+        .header("x-request-id", "from-client")
+        .send()
+        .await
+        .expect("answered");
+    assert_eq!(answer.id, "from-client");
 }
 
 async fn request_ids(app: &TestServer) {
@@ -219,6 +236,7 @@ async fn the_formatter_sees_a_404(app: &TestServer) {
 async fn native() {
     let app = support::native_with(handlers(), support::options()).await;
     nested_routes_and_errors(&app).await;
+    the_typed_client_under_a_prefix(&app).await;
     request_ids(&app).await;
     let hiding = Pipeline::builder(handlers()).hide_internal_messages(true);
     hidden_messages(&support::native_with(hiding, support::options()).await).await;
@@ -232,6 +250,7 @@ async fn native() {
 async fn warp() {
     let app = support::warp_with(handlers()).await;
     nested_routes_and_errors(&app).await;
+    the_typed_client_under_a_prefix(&app).await;
     request_ids(&app).await;
     let hiding = Pipeline::builder(handlers()).hide_internal_messages(true);
     hidden_messages(&support::warp_with(hiding).await).await;
