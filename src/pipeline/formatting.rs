@@ -58,3 +58,46 @@ impl Answering {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn titled() -> Answering {
+        Answering {
+            formatter: Some(Formatter::WithRequest(Arc::new(|error, request| {
+                let text = format!("{} [{}]", error.to_body().error, request.path());
+                http::Response::new(text.into())
+            }))),
+            hide_internal: true,
+        }
+    }
+
+    #[test]
+    fn a_hidden_message_reaches_the_formatter_hidden_and_http_errors_do_not() {
+        let answering = titled();
+        let plain: Error = std::io::Error::other("/var/db locked").into();
+        let plain = plain.for_request(Box::new(RequestInfo {
+            path: "/save".into(),
+            ..RequestInfo::UNKNOWN
+        }));
+        let answer = answering.response(&plain);
+        assert_eq!(answer.body(), "Internal server error [/save]");
+        let http: Error = HttpError::conflict("Taken").into();
+        assert_eq!(answering.response(&http).body(), "Taken []");
+    }
+
+    #[test]
+    fn the_built_in_body_hides_only_when_asked() {
+        let plain = || -> Error { std::io::Error::other("disk").into() };
+        let shown = Answering::default().response(&plain());
+        assert_eq!(shown.body(), r#"{"error":"disk"}"#);
+        let hiding = Answering {
+            formatter: None,
+            hide_internal: true,
+        };
+        let hidden = hiding.response(&plain());
+        assert_eq!(hidden.status(), 500);
+        assert_eq!(hidden.body(), r#"{"error":"Internal server error"}"#);
+    }
+}
