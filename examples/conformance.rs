@@ -10,7 +10,10 @@
 //! The first line on stdout is `listening on http://HOST:PORT` (the real port). SIGTERM or
 //! SIGINT shut it down gracefully: in-flight requests finish (up to 10 s), exit status 0.
 //! Logs go to stderr (`RUST_LOG=debug` for more). `GET /openapi.json` answers the fixture's
-//! OpenAPI 3.1 document (`api::openapi()`), which `tests/schemathesis/run.sh` tests it from.
+//! OpenAPI 3.1 document (`api::openapi()`), which `tests/schemathesis/run.sh` tests it from;
+//! `GET /docs` an interactive page for it (Redoc). `--print-openapi 3.1.0|3.0.3` prints the
+//! document in that OpenAPI version and exits (`.ci/run` generates a progenitor client from
+//! the 3.0.3 one).
 #![allow(
     clippy::print_stdout,
     clippy::print_stderr,
@@ -25,6 +28,7 @@ mod api;
 use std::io::Write;
 use std::process::ExitCode;
 
+use pactum::openapi::OpenApiVersion;
 use pactum::ServerOptions;
 use warp::Filter;
 
@@ -39,6 +43,7 @@ struct Args {
     adapter: Adapter,
     port: u16,
     host: String,
+    print_openapi: Option<OpenApiVersion>,
 }
 
 impl Args {
@@ -47,6 +52,7 @@ impl Args {
             adapter: Adapter::Native,
             port: 3000,
             host: "127.0.0.1".to_owned(),
+            print_openapi: None,
         };
         while let Some(flag) = args.next() {
             let mut value = || args.next().ok_or_else(|| format!("{flag} needs a value"));
@@ -60,6 +66,15 @@ impl Args {
                 }
                 "--port" => parsed.port = value()?.parse().map_err(|e| format!("--port: {e}"))?,
                 "--host" => parsed.host = value()?,
+                "--print-openapi" => {
+                    parsed.print_openapi = Some(match value()?.as_str() {
+                        "3.1.0" => OpenApiVersion::V3_1_0,
+                        "3.0.3" => OpenApiVersion::V3_0_3,
+                        other => {
+                            return Err(format!("unknown OpenAPI version `{other}` (3.1.0|3.0.3)"))
+                        }
+                    })
+                }
                 other => return Err(format!("unknown argument `{other}`")),
             }
         }
@@ -68,6 +83,11 @@ impl Args {
 }
 
 async fn run(args: Args) -> Result<(), Box<dyn std::error::Error>> {
+    if let Some(version) = args.print_openapi {
+        let doc = api::openapi().openapi_version(version).build();
+        println!("{}", doc.to_pretty_string());
+        return Ok(());
+    }
     let options = ServerOptions::new()
         .port(args.port)
         .hostname(args.host)
@@ -99,7 +119,7 @@ async fn main() -> ExitCode {
     let args = match Args::parse(std::env::args().skip(1)) {
         Ok(args) => args,
         Err(message) => {
-            eprintln!("conformance: {message}\nusage: conformance [--adapter native|warp] [--port N] [--host H]");
+            eprintln!("conformance: {message}\nusage: conformance [--adapter native|warp] [--port N] [--host H] [--print-openapi 3.1.0|3.0.3]");
             return ExitCode::from(2);
         }
     };

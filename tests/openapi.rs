@@ -86,7 +86,7 @@ fn served_operations() -> BTreeSet<(String, String)> {
                 .collect();
             (method.to_ascii_lowercase(), path.join("/"))
         })
-        .filter(|(_, path)| path != api::OPENAPI_PATH)
+        .filter(|(_, path)| path != api::OPENAPI_PATH && path != api::DOCS_PATH)
         .collect()
 }
 

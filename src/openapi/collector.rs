@@ -9,7 +9,7 @@ use serde_json::{json, Map, Value};
 use super::entry::Entry;
 use super::paths::openapi_path;
 use super::pipeline_errors::standard_responses;
-use super::{inline, reference, schema, Document, Operation, SchemaFn};
+use super::{inline, reference, schema, Document, OpenApiVersion, Operation, SchemaFn};
 use crate::contract::{Endpoint, Presence, Slot};
 use crate::error::{ErrorAnswer, ErrorBody};
 use crate::handler::{AnyHandler, Handler};
@@ -18,7 +18,8 @@ fn declared<T: Slot>() -> bool {
     <T::Presence as Presence>::DECLARED
 }
 
-/// Collects contracts and builds an OpenAPI 3.1 [`Document`] from them.
+/// Collects contracts and builds an OpenAPI 3.1 [`Document`] from them (or 3.0.3:
+/// [`OpenApi::openapi_version`]).
 ///
 /// Add contracts with [`OpenApi::endpoint`] (or typed handlers with [`OpenApi::register`],
 /// which hands back the [`AnyHandler`] for the adapter's list), describe what the pipeline
@@ -60,6 +61,7 @@ pub struct OpenApi {
     tags: Vec<(String, String)>,
     security_schemes: Map<String, Value>,
     entries: Vec<Entry>,
+    openapi_version: OpenApiVersion,
 }
 
 impl OpenApi {
@@ -73,7 +75,35 @@ impl OpenApi {
             tags: Vec::new(),
             security_schemes: Map::new(),
             entries: Vec::new(),
+            openapi_version: OpenApiVersion::V3_1_0,
         }
+    }
+
+    /// Writes the document in another OpenAPI version: 3.1.0 by default, or 3.0.3 for
+    /// generators that read only 3.0, such as progenitor (see [`OpenApiVersion`] for what
+    /// changes).
+    ///
+    /// ```
+    /// use pactum::openapi::{OpenApi, OpenApiVersion};
+    /// use pactum::{route, Endpoint};
+    ///
+    /// #[derive(serde::Serialize, serde::Deserialize, validator::Validate, schemars::JsonSchema)]
+    /// struct Found { note: Option<String> }
+    /// # use pactum::schemars;
+    ///
+    /// let find = Endpoint::get(route!("/found")).response::<Found>().build()?;
+    /// let doc = OpenApi::new("Lookup", "1.0.0")
+    ///     .openapi_version(OpenApiVersion::V3_0_3)
+    ///     .endpoint(&find)
+    ///     .build();
+    /// assert_eq!(doc.as_value()["openapi"], "3.0.3");
+    /// let note = &doc.as_value()["components"]["schemas"]["Found"]["properties"]["note"];
+    /// assert_eq!(note, &serde_json::json!({ "type": "string", "nullable": true }));
+    /// # Ok::<(), pactum::ConfigError>(())
+    /// ```
+    pub fn openapi_version(mut self, version: OpenApiVersion) -> Self {
+        self.openapi_version = version;
+        self
     }
 
     /// Describes the API (`info.description`, Markdown).
@@ -304,6 +334,9 @@ impl OpenApi {
         }
         doc.insert("paths".to_owned(), paths);
         doc.insert("components".to_owned(), Value::Object(components));
+        if self.openapi_version == OpenApiVersion::V3_0_3 {
+            super::version::to_3_0_3(&mut doc);
+        }
         Document::new(Value::Object(doc))
     }
 }

@@ -2,18 +2,25 @@
 
 mod collector;
 mod declared_errors;
+#[cfg(feature = "docs-page")]
+mod docs_page;
 mod document;
 mod entry;
 mod operation;
 mod paths;
 mod pipeline_errors;
 mod schema;
+mod version;
 
 use schemars::{JsonSchema, Schema, SchemaGenerator};
 
 pub use collector::OpenApi;
+#[cfg(feature = "docs-page")]
+#[cfg_attr(docsrs, doc(cfg(feature = "docs-page")))]
+pub use docs_page::{docs_endpoint, docs_handler, docs_html};
 pub use document::Document;
 pub use operation::Operation;
+pub use version::OpenApiVersion;
 
 /// Makes a schema with a generator: `subschema_for::<T>` or `T::json_schema`, kept as a plain
 /// function so that [`OpenApi`] holds no generics.

@@ -12,7 +12,7 @@ use super::{
     health, list_users, me, openapi, panic_error, plain_error, replace_user, slow, status_error,
     trace, update_user, AuthUser, CodePath, Deleted, Echo, FilePath, Health, ListQuery, Me,
     NewNote, NewUser, Note, RepoPath, Slept, SlowQuery, Trace, TraceLog, User, UserPage, UserPatch,
-    UserPath, OPENAPI_PATH,
+    UserPath, DOCS_PATH, OPENAPI_PATH,
 };
 
 /// The users, in id order, and the next id.
@@ -55,7 +55,8 @@ fn user_from(id: u64, new: NewUser) -> User {
     }
 }
 
-/// Every handler of the conformance fixture over a fresh, empty store, and `GET /openapi.json`.
+/// Every handler of the conformance fixture over a fresh, empty store, `GET /openapi.json`, and
+/// its docs page at `GET /docs`.
 pub fn handlers() -> Vec<AnyHandler> {
     let store: Shared = Arc::default();
     let s = || Arc::clone(&store);
@@ -284,5 +285,7 @@ pub fn handlers() -> Vec<AnyHandler> {
     handlers.push(super::events_handler());
     let docs = openapi().build().handler(OPENAPI_PATH);
     handlers.push(docs.unwrap_or_else(|e| panic!("invalid contract: {e}")));
+    let page = pactum::openapi::docs_handler(DOCS_PATH, OPENAPI_PATH);
+    handlers.push(page.unwrap_or_else(|e| panic!("invalid contract: {e}")));
     handlers
 }

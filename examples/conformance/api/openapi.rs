@@ -12,6 +12,10 @@ use super::{
 /// Where the fixture serves its OpenAPI document.
 pub const OPENAPI_PATH: &str = "/openapi.json";
 
+/// Where the fixture serves the interactive docs page for it (row 25), which is not in the
+/// document either.
+pub const DOCS_PATH: &str = "/docs";
+
 /// The fixture's OpenAPI 3.1 document: every contract above, plus what the pipeline cannot
 /// know — the errors the handlers and the auth middleware return, and the bearer scheme.
 pub fn openapi() -> OpenApi {

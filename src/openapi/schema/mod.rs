@@ -2,10 +2,12 @@
 //! schemars' output describe exactly what the pipeline accepts.
 //!
 //! Here the generators; in the modules below, the schemas of pactum's own types
-//! (`own_types`), reading schemas (`read`), the clean-ups (`transform`), and the merging of the
-//! two generators' definitions into one set (`definitions`).
+//! (`own_types`), reading schemas (`read`), the clean-ups (`transform`), the merging of the
+//! two generators' definitions into one set (`definitions`), and the rewrite of a schema in
+//! OpenAPI 3.0's dialect (`openapi3`).
 
 mod definitions;
+mod openapi3;
 mod own_types;
 mod read;
 mod transform;
@@ -14,6 +16,7 @@ use schemars::generate::SchemaSettings;
 use schemars::SchemaGenerator;
 
 pub(crate) use definitions::{merge_definitions, rewrite_refs};
+pub(crate) use openapi3::to_openapi3;
 pub(crate) use read::{object_parts, type_of};
 pub(crate) use transform::{describe_optional_defaults, strip_null, tighten};
 

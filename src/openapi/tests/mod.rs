@@ -3,6 +3,7 @@
 
 mod answers;
 mod declared_errors;
+mod openapi3;
 mod operations;
 mod serving;
 mod uploads;
