@@ -363,3 +363,113 @@ fn the_fixture_documents_its_declared_errors() {
     assert_eq!(error["properties"]["id"]["type"], "integer");
     assert_eq!(error["required"], json!(["error", "code", "id"]));
 }
+
+/// Every schema object under `value` (keyed by where it is), as the walk below finds them.
+fn check_30_schema(schema: &Value, at: &str, problems: &mut Vec<String>) {
+    const KEYWORDS: &[&str] = &[
+        "$ref", "title", "multipleOf", "maximum", "exclusiveMaximum", "minimum",
+        "exclusiveMinimum", "maxLength", "minLength", "pattern", "maxItems", "minItems",
+        "uniqueItems", "maxProperties", "minProperties", "required", "enum", "type", "allOf",
+        "oneOf", "anyOf", "not", "items", "properties", "additionalProperties", "description",
+        "format", "default", "nullable", "discriminator", "readOnly", "writeOnly", "xml",
+        "externalDocs", "example", "deprecated",
+    ];
+    let Some(object) = schema.as_object() else {
+        problems.push(format!("{at}: not an object"));
+        return;
+    };
+    for (key, value) in object {
+        if !key.starts_with("x-") && !KEYWORDS.contains(&key.as_str()) {
+            problems.push(format!("{at}: `{key}` is not a 3.0 keyword"));
+        }
+        match key.as_str() {
+            "type" if !value.is_string() => problems.push(format!("{at}: type {value}")),
+            "type" if value == "null" => problems.push(format!("{at}: type null")),
+            "exclusiveMinimum" | "exclusiveMaximum" if !value.is_boolean() => {
+                problems.push(format!("{at}: {key} {value}"));
+            }
+            "$ref" if object.len() > 1 => problems.push(format!("{at}: $ref with siblings")),
+            "items" | "not" => check_30_schema(value, &format!("{at}/{key}"), problems),
+            "additionalProperties" if value.is_object() => {
+                check_30_schema(value, &format!("{at}/{key}"), problems);
+            }
+            "allOf" | "anyOf" | "oneOf" => {
+                for (i, item) in value.as_array().into_iter().flatten().enumerate() {
+                    check_30_schema(item, &format!("{at}/{key}/{i}"), problems);
+                }
+            }
+            "properties" => {
+                for (name, item) in value.as_object().into_iter().flatten() {
+                    check_30_schema(item, &format!("{at}/properties/{name}"), problems);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The fixture's document as OpenAPI 3.0.3 (what `.ci/run` hands progenitor, and validates
+/// with openapi-spec-validator in 3.0 mode): every schema in 3.0's dialect, the same operations.
+#[test]
+fn the_fixture_document_in_openapi_3_0_3() {
+    let v30 = api::openapi()
+        .openapi_version(pactum::openapi::OpenApiVersion::V3_0_3)
+        .build();
+    let v30 = v30.as_value();
+    let v31 = document();
+    assert_eq!(v30["openapi"], "3.0.3");
+    assert_eq!(v30["info"], v31["info"]);
+    let operations = |doc: &Value| -> Vec<(String, String, Value)> {
+        let mut all = Vec::new();
+        for (path, item) in doc["paths"].as_object().unwrap() {
+            for (method, op) in item.as_object().unwrap() {
+                all.push((path.clone(), method.clone(), op["operationId"].clone()));
+            }
+        }
+        all
+    };
+    assert_eq!(operations(v30), operations(&v31));
+
+    let mut problems = Vec::new();
+    for (name, schema) in v30["components"]["schemas"].as_object().unwrap() {
+        check_30_schema(schema, &format!("#/components/schemas/{name}"), &mut problems);
+    }
+    let holders = |v: &Value| -> Vec<(String, Value)> {
+        let mut found = Vec::new();
+        fn walk(v: &Value, at: String, found: &mut Vec<(String, Value)>) {
+            match v {
+                Value::Object(map) => {
+                    for (key, value) in map {
+                        if key == "schema" {
+                            found.push((at.clone(), value.clone()));
+                        } else if key != "components" || at.is_empty() {
+                            walk(value, format!("{at}/{key}"), found);
+                        }
+                    }
+                }
+                Value::Array(items) => {
+                    for (i, item) in items.iter().enumerate() {
+                        walk(item, format!("{at}/{i}"), found);
+                    }
+                }
+                _ => {}
+            }
+        }
+        walk(&v["paths"], "#/paths".into(), &mut found);
+        walk(&v["components"]["responses"], "#/components/responses".into(), &mut found);
+        found
+    };
+    for (at, schema) in holders(v30) {
+        check_30_schema(&schema, &at, &mut problems);
+    }
+    assert!(problems.is_empty(), "{problems:#?}");
+
+    // The `null` of an optional field is `nullable`; the event's data keeps its schema as an
+    // extension.
+    let user = &v30["components"]["schemas"]["User"]["properties"];
+    assert_eq!(user["age"]["nullable"], true);
+    assert_eq!(user["age"]["type"], "integer");
+    let data = &v30["paths"]["/events"]["get"]["responses"]["200"]["content"]
+        ["text/event-stream"]["schema"]["properties"]["data"];
+    assert_eq!(data["x-contentSchema"]["$ref"], "#/components/schemas/Tick");
+}
