@@ -2,6 +2,7 @@
 
 use std::fmt;
 use std::pin::Pin;
+use std::sync::{Arc, OnceLock};
 use std::task::{Context, Poll};
 
 use bytes::Bytes;
@@ -18,10 +19,55 @@ type BoxError = Box<dyn std::error::Error + Send + Sync>;
 /// events), or a streamed one ([`Events`](crate::Events)).
 pub type Response = http::Response<ResponseBody>;
 
-/// Marks a streamed answer that the native server ends (cleanly) once it starts shutting
-/// down, rather than waiting for its stream: a stream of events may never end by itself.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct EndsOnShutdown;
+/// Tells a streamed answer that the server is shutting down.
+pub(crate) trait DrainSignal: Send + Sync {
+    /// Whether the server has started shutting down; if not, `cx` is woken when it does.
+    fn poll_draining(&self, cx: &mut Context<'_>) -> bool;
+}
+
+/// Marks a streamed answer that ends (cleanly) once the server starts shutting down, rather
+/// than when its stream does: a stream of events may never end by itself. An extension of
+/// the answer; the native server gives it its [`DrainSignal`] when the answer leaves
+/// ([`EndingOnShutdown`] polls it), so that no other answer pays for it.
+#[derive(Clone, Default)]
+pub(crate) struct EndsOnShutdown(Arc<OnceLock<Box<dyn DrainSignal>>>);
+
+impl EndsOnShutdown {
+    /// Gives the answer the server's signal (once; later calls do nothing).
+    pub(crate) fn set(&self, signal: Box<dyn DrainSignal>) {
+        let _ = self.0.set(signal);
+    }
+
+    fn poll_draining(&self, cx: &mut Context<'_>) -> bool {
+        self.0.get().is_some_and(|signal| signal.poll_draining(cx))
+    }
+}
+
+pin_project_lite::pin_project! {
+    /// A streamed body that ends (cleanly: no error, its last frame written) once the server
+    /// signals its shutdown through `ends`.
+    pub(crate) struct EndingOnShutdown {
+        #[pin]
+        pub(crate) body: ResponseBody,
+        pub(crate) ends: EndsOnShutdown,
+    }
+}
+
+impl http_body::Body for EndingOnShutdown {
+    type Data = Bytes;
+    type Error = BoxError;
+
+    fn poll_frame(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<Frame<Bytes>, BoxError>>> {
+        let this = self.project();
+        if this.ends.poll_draining(cx) {
+            return Poll::Ready(None);
+        }
+        this.body.poll_frame(cx)
+    }
+}
 
 /// The body of a [`Response`]: bytes held whole (JSON, text, errors), or a stream of frames
 /// (a [`Events`](crate::Events) answer). Implements [`http_body::Body`].

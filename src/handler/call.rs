@@ -21,7 +21,7 @@ use crate::contract::{BodyInput, BodyKind, EndpointSpec, Format, Presence, Slot}
 use crate::decode::{self, BodyRead};
 use crate::error::{Error, Rejection};
 use crate::request::{BoxFuture, CallHandler, Remote, Request, UrlCell};
-use crate::response::{EndsOnShutdown, Response, ResponseBody};
+use crate::response::{EndingOnShutdown, EndsOnShutdown, Response, ResponseBody};
 use crate::validation::details_from_rules;
 
 /// A function bound to its contract, with its type.
@@ -301,9 +301,13 @@ pub(super) fn respond<R: Slot>(
 /// stream makes it, ended early if the server shuts down; headers the handler set win.
 fn respond_streamed<R: Slot>(spec: &EndpointSpec, value: R, parts: &ResponseParts) -> Response {
     let parts = parts.take();
-    let mut response = http::Response::new(value.into_streamed().unwrap_or_default());
+    let ends = EndsOnShutdown::default();
+    let mut response = http::Response::new(ResponseBody::streamed(EndingOnShutdown {
+        body: value.into_streamed().unwrap_or_default(),
+        ends: ends.clone(),
+    }));
     *response.status_mut() = parts.status.unwrap_or_else(|| spec.success_status());
-    response.extensions_mut().insert(EndsOnShutdown);
+    response.extensions_mut().insert(ends);
     let headers = response.headers_mut();
     headers.insert(CONTENT_TYPE, HeaderValue::from_static("text/event-stream"));
     headers.insert(CACHE_CONTROL, HeaderValue::from_static("no-cache"));

@@ -114,10 +114,10 @@ impl<S: Servable> Future for Answer<S> {
                     }
                     let guard = this.guard.take().expect("`Answer` polled after completion");
                     let stream = this.stream.take();
-                    let ends = response.extensions().get::<EndsOnShutdown>().is_some();
-                    return Poll::Ready(Ok(
-                        response.map(|body| Counted::new(body, guard, stream, ends))
-                    ));
+                    if let Some(ends) = response.extensions().get::<EndsOnShutdown>() {
+                        ends.set(guard.drain_signal());
+                    }
+                    return Poll::Ready(Ok(response.map(|body| Counted::new(body, guard, stream))));
                 }
                 StateProj::Failed { error } => {
                     return Poll::Ready(Err(error

@@ -174,7 +174,6 @@ mod tests {
             Full::new(Bytes::from_static(b"x")),
             InFlightGuard::new(&Arc::default()),
             Some(StreamGuard::new(&streams)),
-            false,
         );
         let woken = Arc::new(Woken::default());
         let waker = Waker::from(Arc::clone(&woken));
@@ -204,7 +203,6 @@ mod tests {
             Full::new(Bytes::from_static(b"x")),
             InFlightGuard::new(&Arc::default()),
             None,
-            false,
         );
         poll_one_frame(&mut body);
         assert!(body.is_end_stream());

@@ -5,13 +5,14 @@
 
 use std::pin::Pin;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 use std::task::{Context, Poll};
 
 use http_body::{Body, Frame, SizeHint};
 
 use super::idle::StreamGuard;
 use super::shutdown::{Shutdown, UntilDrain};
+use crate::response::DrainSignal;
 
 /// How many requests of a connection are in flight, and how many have started: counted by
 /// the service, read by the connection's [`HeadDeadline`] and
@@ -61,6 +62,23 @@ impl InFlightGuard {
         requests.0.fetch_add(STARTED + 1, Ordering::Relaxed);
         Self(Arc::clone(requests))
     }
+
+    /// What tells a streamed answer of this connection that the server shuts down.
+    pub(crate) fn drain_signal(&self) -> Box<dyn DrainSignal> {
+        Box::new(UntilDrainSignal(Mutex::new(Box::pin(UntilDrain::new(
+            &self.0 .1,
+        )))))
+    }
+}
+
+/// [`UntilDrain`] behind a lock: the answer's body polls it through a shared reference.
+struct UntilDrainSignal(Mutex<Pin<Box<UntilDrain>>>);
+
+impl DrainSignal for UntilDrainSignal {
+    fn poll_draining(&self, cx: &mut Context<'_>) -> bool {
+        let mut until = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        until.as_mut().poll_draining(cx)
+    }
 }
 
 impl Drop for InFlightGuard {
@@ -78,27 +96,17 @@ pin_project_lite::pin_project! {
         body: B,
         _guard: InFlightGuard,
         stream: Option<StreamGuard>,
-        // Boxed: only streamed answers of events have one.
-        until_drain: Option<Pin<Box<UntilDrain>>>,
     }
 }
 
 impl<B> Counted<B> {
     /// `body`, answering the request `guard` counts, whose HTTP/2 stream `stream` counts
-    /// (`None` on HTTP/1.1); ended (cleanly) when the server starts shutting down if
-    /// `ends_on_shutdown`.
-    pub(crate) fn new(
-        body: B,
-        guard: InFlightGuard,
-        stream: Option<StreamGuard>,
-        ends_on_shutdown: bool,
-    ) -> Self {
-        let until_drain = ends_on_shutdown.then(|| Box::pin(UntilDrain::new(&guard.0 .1)));
+    /// (`None` on HTTP/1.1).
+    pub(crate) fn new(body: B, guard: InFlightGuard, stream: Option<StreamGuard>) -> Self {
         Self {
             body,
             _guard: guard,
             stream,
-            until_drain,
         }
     }
 }
@@ -107,20 +115,14 @@ impl<B: Body> Body for Counted<B> {
     type Data = B::Data;
     type Error = B::Error;
 
+    #[inline]
     fn poll_frame(
         self: Pin<&mut Self>,
         cx: &mut Context<'_>,
     ) -> Poll<Option<Result<Frame<B::Data>, B::Error>>> {
         let this = self.project();
         let mut body = this.body;
-        let draining = this
-            .until_drain
-            .as_mut()
-            .is_some_and(|until| until.as_mut().poll_draining(cx));
-        let polled = match draining {
-            true => Poll::Ready(None),
-            false => body.as_mut().poll_frame(cx),
-        };
+        let polled = body.as_mut().poll_frame(cx);
         if let Some(stream) = this.stream {
             let ended = match &polled {
                 Poll::Pending => false,
@@ -134,10 +136,12 @@ impl<B: Body> Body for Counted<B> {
         polled
     }
 
+    #[inline]
     fn is_end_stream(&self) -> bool {
         self.body.is_end_stream()
     }
 
+    #[inline]
     fn size_hint(&self) -> SizeHint {
         self.body.size_hint()
     }
