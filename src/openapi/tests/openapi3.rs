@@ -34,7 +34,9 @@ fn null_types_and_variants_become_nullable() {
         })
     );
     assert_eq!(
-        converted(json!({ "oneOf": [{ "type": "integer" }, { "type": "string" }, { "type": "null" }] })),
+        converted(
+            json!({ "oneOf": [{ "type": "integer" }, { "type": "string" }, { "type": "null" }] })
+        ),
         json!({ "oneOf": [{ "type": "integer" }, { "type": "string" }], "nullable": true })
     );
 }
@@ -63,7 +65,9 @@ fn const_examples_and_ref_siblings_as_30_writes_them() {
     );
     // A boolean schema is an object schema in 3.0; `additionalProperties: false` stays.
     assert_eq!(
-        converted(json!({ "type": "object", "properties": { "any": true }, "additionalProperties": false })),
+        converted(
+            json!({ "type": "object", "properties": { "any": true }, "additionalProperties": false })
+        ),
         json!({ "type": "object", "properties": { "any": {} }, "additionalProperties": false })
     );
 }
@@ -99,7 +103,9 @@ fn content_keywords_become_extensions_and_unknown_ones_go() {
     );
     // A tuple: `items` is one schema in 3.0.
     assert_eq!(
-        converted(json!({ "type": "array", "prefixItems": [{ "type": "integer" }, { "type": "string" }], "minItems": 2, "maxItems": 2 })),
+        converted(
+            json!({ "type": "array", "prefixItems": [{ "type": "integer" }, { "type": "string" }], "minItems": 2, "maxItems": 2 })
+        ),
         json!({
             "type": "array",
             "items": { "anyOf": [{ "type": "integer" }, { "type": "string" }] },
@@ -151,22 +157,40 @@ fn a_whole_document_in_30() {
     assert_eq!(v30["paths"].as_object().unwrap().len(), 2);
 
     let profile = &v30["components"]["schemas"]["Profile"]["properties"];
-    assert_eq!(profile["nickname"], json!({ "type": "string", "nullable": true }));
+    assert_eq!(
+        profile["nickname"],
+        json!({ "type": "string", "nullable": true })
+    );
     assert_eq!(
         profile["best"],
         json!({ "allOf": [{ "$ref": "#/components/schemas/Friend" }], "nullable": true })
     );
-    assert_eq!(profile["friends"]["items"]["$ref"], "#/components/schemas/Friend");
+    assert_eq!(
+        profile["friends"]["items"]["$ref"],
+        "#/components/schemas/Friend"
+    );
     let op = &v30["paths"]["/profile"]["put"];
     assert_eq!(op["parameters"][0]["schema"], json!({ "type": "string" }));
-    let event = &v30["paths"]["/events"]["get"]["responses"]["200"]["content"]
-        ["text/event-stream"]["schema"]["properties"]["data"];
-    assert_eq!(event["x-contentSchema"]["$ref"], "#/components/schemas/Friend");
+    let event = &v30["paths"]["/events"]["get"]["responses"]["200"]["content"]["text/event-stream"]
+        ["schema"]["properties"]["data"];
+    assert_eq!(
+        event["x-contentSchema"]["$ref"],
+        "#/components/schemas/Friend"
+    );
     assert!(event.get("contentSchema").is_none());
-    assert_eq!(v30["components"]["responses"], v31["components"]["responses"]);
+    assert_eq!(
+        v30["components"]["responses"],
+        v31["components"]["responses"]
+    );
     // Nothing 3.1-only is left anywhere.
     let text = v30.to_string();
-    for word in ["\"const\"", "\"examples\"", "\"contentSchema\"", "\"null\"", "\"$defs\""] {
+    for word in [
+        "\"const\"",
+        "\"examples\"",
+        "\"contentSchema\"",
+        "\"null\"",
+        "\"$defs\"",
+    ] {
         assert!(!text.contains(word), "{word} in {text}");
     }
 }
