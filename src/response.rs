@@ -33,7 +33,9 @@ pub(crate) trait DrainSignal: Send + Sync {
 pub(crate) struct EndsOnShutdown(Arc<OnceLock<Box<dyn DrainSignal>>>);
 
 impl EndsOnShutdown {
-    /// Gives the answer the server's signal (once; later calls do nothing).
+    /// Gives the answer the server's signal (once; later calls do nothing). Only the native
+    /// server has one.
+    #[cfg_attr(not(feature = "server"), allow(dead_code))]
     pub(crate) fn set(&self, signal: Box<dyn DrainSignal>) {
         let _ = self.0.set(signal);
     }

@@ -8,13 +8,21 @@ use std::time::Duration;
 use http::header::{HeaderName, HeaderValue, AUTHORIZATION};
 use http::HeaderMap;
 use pactum::Pipeline;
+#[cfg(feature = "rustls")]
 use rustls::pki_types::CertificateDer;
 use url::Url;
 
 use crate::client::{Client, Inner, Transport, DEFAULT_TIMEOUT, IN_PROCESS_BASE};
 use crate::error::Error;
+#[cfg(feature = "rustls")]
 use crate::tls;
 use crate::url::IntoBaseUrl;
+
+/// The root certificates added to the system's (none can be without TLS).
+#[cfg(feature = "rustls")]
+type Roots = Vec<CertificateDer<'static>>;
+#[cfg(not(feature = "rustls"))]
+type Roots = Vec<std::convert::Infallible>;
 
 impl Client {
     /// A client for the server at `base_url`, with the default settings: no default headers,
@@ -62,7 +70,7 @@ pub struct ClientBuilder {
     reqwest: Option<reqwest::Client>,
     headers: HeaderMap,
     timeout: Option<Duration>,
-    roots: Vec<CertificateDer<'static>>,
+    roots: Roots,
     configure: Option<ConfigureReqwest>,
     error: Option<Error>,
 }
@@ -221,6 +229,9 @@ impl ClientBuilder {
     /// Trusts the certificate authorities of a PEM bundle, on top of the system's roots: for a
     /// server whose certificate comes from a private CA. Not combinable with
     /// [`reqwest_client`](ClientBuilder::reqwest_client) (add the CA to that client instead).
+    /// Needs the `rustls` feature (default).
+    #[cfg(feature = "rustls")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "rustls")))]
     pub fn add_root_certificate(mut self, pem: impl AsRef<[u8]>) -> Self {
         match tls::parse_pem(pem.as_ref()) {
             Ok(certs) => self.roots.extend(certs),
@@ -276,9 +287,11 @@ impl ClientBuilder {
                     None => {
                         // A redirect is an answer of its contract (`pactum::Redirect`), not
                         // a hop to take: calls see the 3xx the server sent.
-                        let mut builder = reqwest::Client::builder()
-                            .tls_backend_preconfigured(tls::client_config(self.roots)?)
-                            .redirect(reqwest::redirect::Policy::none());
+                        let builder = reqwest::Client::builder();
+                        #[cfg(feature = "rustls")]
+                        let builder =
+                            builder.tls_backend_preconfigured(tls::client_config(self.roots)?);
+                        let mut builder = builder.redirect(reqwest::redirect::Policy::none());
                         if let Some(configure) = self.configure {
                             builder = configure(builder);
                         }

@@ -107,12 +107,14 @@
 //!
 //! # TLS
 //!
-//! HTTPS uses rustls with the *ring* provider, trusting the system's root certificates plus
+//! With the `rustls` feature (default), HTTPS uses rustls with the *ring* provider, trusting the system's root certificates plus
 //! those added with [`ClientBuilder::add_root_certificate`]. reqwest's `aws-lc-rs` default is
 //! not used. A `reqwest::Client` passed to [`ClientBuilder::reqwest_client`] must bring its own
 //! crypto provider: reqwest's `rustls-no-provider` feature (enabled by this crate) makes
 //! `reqwest::Client::new()` panic unless a rustls `CryptoProvider` was installed, e.g. with
-//! `rustls::crypto::ring::default_provider().install_default()`.
+//! `rustls::crypto::ring::default_provider().install_default()`. Without the feature
+//! (`default-features = false`), the client speaks plain HTTP only — for in-cluster calls or
+//! the in-process transport — and no TLS stack is built.
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 mod builder;
@@ -123,6 +125,7 @@ mod decode;
 mod error;
 mod part;
 mod state;
+#[cfg(feature = "rustls")]
 mod tls;
 mod transport;
 mod url;
