@@ -479,4 +479,9 @@ fn the_fixture_document_in_openapi_3_0_3() {
     let data = &v30["paths"]["/events"]["get"]["responses"]["200"]["content"]["text/event-stream"]
         ["schema"]["properties"]["data"];
     assert_eq!(data["x-contentSchema"]["$ref"], "#/components/schemas/Tick");
+    let event = &v30["paths"]["/events"]["get"]["responses"]["200"]["content"]["text/event-stream"];
+    assert_eq!(
+        event["schema"]["description"],
+        "One server-sent event; `data` is the JSON of `x-contentSchema`."
+    );
 }

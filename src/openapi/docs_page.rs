@@ -32,7 +32,15 @@ pub fn docs_html(document_url: &str) -> String {
     utoipa_redoc::Redoc::new(url.as_str()).to_html()
 }
 
-/// The contract of `GET path` answering the docs page (`200`, `text/html; charset=utf-8`).
+/// The contract of `GET path` answering the docs page (`200`, `text/html; charset=utf-8`),
+/// which [`docs_handler`] serves: a [`Binary`] answer, named `docs`.
+///
+/// ```
+/// let contract = pactum::openapi::docs_endpoint("/docs")?;
+/// assert_eq!(contract.route().as_str(), "/docs");
+/// assert!(pactum::openapi::docs_endpoint("/docs/:page").is_err());
+/// # Ok::<(), pactum::ConfigError>(())
+/// ```
 ///
 /// # Errors
 ///

@@ -106,4 +106,14 @@ fn holder(value: &mut Value) {
             items.values_mut().for_each(holder);
         }
     }
+    // The event schema pactum writes names the keyword its `data` now carries as an extension.
+    if let Some(Value::Object(events)) = object
+        .get_mut("content")
+        .and_then(|content| content.get_mut("text/event-stream"))
+        .and_then(|media| media.get_mut("schema"))
+    {
+        if let Some(Value::String(text)) = events.get_mut("description") {
+            *text = text.replace("`contentSchema`", "`x-contentSchema`");
+        }
+    }
 }
