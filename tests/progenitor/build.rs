@@ -92,7 +92,7 @@ fn skip_unsupported(doc: &mut serde_json::Value) -> Vec<String> {
                 .iter()
                 .find(|media| content.get(**media).is_some());
             let why = match unsupported {
-                Some(media) => format!("{media}"),
+                Some(media) => (*media).to_owned(),
                 // As progenitor sorts them: `default` may be a success and an error.
                 None if bodies(op, &shared, |s| s == "default" || s.starts_with('2')).len() > 1 => {
                     "success answers of two types".into()
