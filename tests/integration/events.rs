@@ -138,7 +138,16 @@ async fn read_until(response: &mut reqwest::Response, needle: &str) {
     }
 }
 
-async fn a_client_that_leaves_drops_the_stream(app: TestServer, open: Open) {
+/// A stream ticking every 10 ms, served by `serve`: a client reads its first events, leaves,
+/// and the stream is dropped (three times), and the server goes on serving.
+async fn a_client_that_leaves_drops_the_stream<F, Fut>(serve: F)
+where
+    F: FnOnce(Vec<AnyHandler>) -> Fut,
+    Fut: std::future::Future<Output = TestServer>,
+{
+    let open = Open::default();
+    let every = Duration::from_millis(10);
+    let app = serve(vec![ticks(&open, every, Duration::from_secs(15))]).await;
     for _ in 0..3 {
         let mut response = app.client.get(app.url("/ticks")).send().await.unwrap();
         read_until(&mut response, "data: {\"n\":1}").await;
@@ -146,32 +155,17 @@ async fn a_client_that_leaves_drops_the_stream(app: TestServer, open: Open) {
         drop(response);
         open.until_none().await;
     }
-    // The server goes on serving.
     assert_eq!(app.get("/missing").await.status, 404);
 }
 
 #[tokio::test]
 async fn native_drops_the_stream_of_a_client_that_leaves() {
-    let open = Open::default();
-    let handlers = vec![ticks(
-        &open,
-        Duration::from_millis(10),
-        Duration::from_secs(15),
-    )];
-    let app = native_with(handlers, options()).await;
-    a_client_that_leaves_drops_the_stream(app, open).await;
+    a_client_that_leaves_drops_the_stream(|handlers| native_with(handlers, options())).await;
 }
 
 #[tokio::test]
 async fn warp_drops_the_stream_of_a_client_that_leaves() {
-    let open = Open::default();
-    let handlers = vec![ticks(
-        &open,
-        Duration::from_millis(10),
-        Duration::from_secs(15),
-    )];
-    let app = warp_with(handlers).await;
-    a_client_that_leaves_drops_the_stream(app, open).await;
+    a_client_that_leaves_drops_the_stream(warp_with).await;
 }
 
 #[tokio::test]
