@@ -115,12 +115,19 @@ type Item<T> = Result<Event<T>, BoxError>;
 /// ```
 /// use futures_util::stream;
 /// use pactum::{handler, route, Endpoint, Event, Events};
+/// use serde::{Deserialize, Serialize};
+/// use validator::Validate;
+///
+/// #[derive(Serialize, Deserialize, Validate)]
+/// struct Tick {
+///     n: u32,
+/// }
 ///
 /// let ticks = Endpoint::get(route!("/ticks"))
-///     .response::<Events<u32>>()
+///     .response::<Events<Tick>>()
 ///     .build()?;
 /// let h = handler(ticks, |_| async {
-///     Ok(Events::new(stream::iter((1..=3).map(Event::new))))
+///     Ok(Events::new(stream::iter((1..=3).map(|n| Event::new(Tick { n })))))
 /// });
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
