@@ -177,9 +177,8 @@ impl<T: Send + 'static> Events<T> {
         self
     }
 
-    /// The stream, as a client reads one: not an API (the typed client's constructor).
-    #[doc(hidden)]
-    pub fn __from_client<S>(stream: S) -> Self
+    /// The stream, as a client reads one: no keep-alive (that is the server's).
+    fn from_client<S>(stream: S) -> Self
     where
         S: Stream<Item = Item<T>> + Send + 'static,
     {
@@ -286,7 +285,7 @@ impl<T: Slot> Slot for Events<T> {
     }
 
     fn from_event_source(source: EventSource) -> Result<Self, String> {
-        Ok(Self::__from_client(Decoded {
+        Ok(Self::from_client(Decoded {
             source,
             _item: PhantomData,
         }))
