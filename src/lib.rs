@@ -42,8 +42,14 @@ pub use error::{
     BoxError, ConfigError, Detail, Error, ErrorBody, HttpError, PathSegment, Rejection, RequestInfo,
 };
 pub use error::{ErrorAnswer, NoErrors, ResultExt};
-pub use handler::{handler, nest, AnyHandler, Handler, HandlerFuture};
+pub use handler::{bind, handler, nest, AnyHandler, Binder, Handler, HandlerFuture};
 pub use middleware::Middleware;
+
+/// The parts of a [`Binder`]'s type: what [`bind`] keeps of the state and providers bound to a
+/// handler. Users rarely name them; they show in the binder's type and in compiler messages.
+pub mod binder {
+    pub use crate::handler::{Append, Binder, Binding, Bindings, FromProvider, FromState};
+}
 pub use pipeline::{
     AnswerMode, ErrorFormatter, IntoPipeline, Pipeline, PipelineBuilder, RequestErrorFormatter,
     Routed, DEFAULT_BODY_LIMIT, DEFAULT_REQUEST_TIMEOUT,

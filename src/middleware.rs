@@ -2,10 +2,16 @@
 //!
 //! Middleware runs after routing and **before** the query and body are parsed: `next.run(req)`
 //! runs parse → validate → handler → response check → serialise. The first middleware in a
-//! list is the outermost, and server-wide middleware wraps contract middleware.
+//! list is the outermost, and server-wide middleware wraps contract middleware, which wraps
+//! the middleware bound to a handler ([`Binder::middleware`](crate::Binder::middleware),
+//! [`Binder::provide`](crate::Binder::provide)).
+//!
+//! A [`Provider`] ([`provide`]) is a middleware that makes a typed value for the handlers it
+//! is bound to: see [`bind`](crate::bind).
 
 use std::fmt;
 use std::future::Future;
+use std::marker::PhantomData;
 use std::sync::Arc;
 
 use crate::error::Error;
@@ -28,8 +34,8 @@ impl fmt::Debug for Middleware {
 
 /// Makes a middleware from an async function of ([`Request`], [`Next`]).
 ///
-/// It can read the method, URL, headers and raw params, attach typed extensions that the
-/// handler reads from `ctx.extensions`, answer early with an error or a response, change the
+/// It can read the method, URL, headers and raw params, attach extensions that the handler
+/// reads from `ctx.extensions`, answer early with an error or a response, change the
 /// response `next` gives back, or catch an error from `next`, act on it and return it again.
 ///
 /// ```
@@ -52,6 +58,10 @@ impl fmt::Debug for Middleware {
 ///     next.run(req).await
 /// });
 /// ```
+///
+/// To hand a value to a handler (the authenticated user), prefer a [`Provider`] bound to the
+/// handler ([`bind`](crate::bind)): the handler receives it typed, with no lookup and no 401
+/// check of its own.
 pub fn from_fn<F, Fut>(f: F) -> Middleware
 where
     F: Fn(Request, Next) -> Fut + Send + Sync + 'static,
@@ -99,5 +109,109 @@ impl Next {
             }
             None => self.endpoint.call(req),
         }
+    }
+}
+
+/// A middleware that makes a value of type `T` for the handlers it is bound to, or answers the
+/// request itself with an error. Made by [`provide`]; bound with
+/// [`Binder::provide`](crate::Binder::provide), after which the handler's function receives
+/// the `T` typed, among its bound values. Cheap to clone: one provider serves any number of
+/// handlers.
+pub struct Provider<T> {
+    middleware: Middleware,
+    value: PhantomData<fn() -> T>,
+}
+
+impl<T> Provider<T> {
+    /// The middleware this provider runs: it makes the value and passes it on to the handler
+    /// under a key of its own (not a type a handler can look up in `ctx.extensions`).
+    pub(crate) fn into_middleware(self) -> Middleware {
+        self.middleware
+    }
+}
+
+impl<T> Clone for Provider<T> {
+    fn clone(&self) -> Self {
+        Self {
+            middleware: self.middleware.clone(),
+            value: PhantomData,
+        }
+    }
+}
+
+impl<T> fmt::Debug for Provider<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Provider<{}>", std::any::type_name::<T>())
+    }
+}
+
+/// The value a [`Provider`] made, on its way to the handler: a key type no one else can name,
+/// so that nothing but the provider can put it there, and nothing but the binding read it.
+#[derive(Clone)]
+pub(crate) struct Provided<T>(pub(crate) T);
+
+/// Makes a [`Provider`]: a middleware that makes a `T` for the handler from the request (its
+/// headers, extensions, method, URL, raw params), or refuses the request.
+///
+/// `f` receives the request by reference and returns a future: read what it needs from the
+/// request first, then make the value in an `async move` block (the future cannot borrow the
+/// request). On `Ok(value)` the request goes on — inner middleware, then parse → validate →
+/// handler — and the handler's function receives `value`; on `Err(error)` the request is
+/// answered with `error` (a 401 [`HttpError`](crate::HttpError), say) and neither the body
+/// nor the handler is touched.
+///
+/// It runs where contract middleware runs: after routing, before the query and body are
+/// parsed, inside server-wide and contract middleware, in the order it was bound among the
+/// handler's [`Binder::middleware`](crate::Binder::middleware). A provider costs what a
+/// [`from_fn`] middleware costs (one boxed future per request), plus its function.
+///
+/// `T` is `Clone` because it travels with the request's extensions; it is moved, not cloned,
+/// into the handler.
+///
+/// ```
+/// use pactum::middleware::{self, Request};
+/// use pactum::HttpError;
+///
+/// #[derive(Debug, Clone)]
+/// struct User {
+///     name: String,
+/// }
+///
+/// let auth = middleware::provide(|req: &Request| {
+///     let token = req
+///         .headers()
+///         .get("authorization")
+///         .and_then(|v| v.to_str().ok())
+///         .and_then(|v| v.strip_prefix("Bearer "))
+///         .map(str::to_owned);
+///     async move {
+///         match token.as_deref() {
+///             Some("secret-token") => Ok(User { name: "alice".into() }),
+///             Some(_) => Err(HttpError::unauthorized("Invalid token").into()),
+///             None => Err(HttpError::unauthorized("Unauthorized")
+///                 .with_www_authenticate("Bearer")
+///                 .into()),
+///         }
+///     }
+/// });
+/// # let _: middleware::Provider<User> = auth;
+/// ```
+pub fn provide<T, F, Fut>(f: F) -> Provider<T>
+where
+    F: Fn(&Request) -> Fut + Send + Sync + 'static,
+    Fut: Future<Output = Result<T, Error>> + Send + 'static,
+    T: Clone + Send + Sync + 'static,
+{
+    let middleware = from_fn(move |mut req: Request, next: Next| {
+        let value = f(&req);
+        async move {
+            let value = value.await?;
+            req.extensions_mut().insert(Provided(value));
+            next.run(req).await
+        }
+    });
+    Provider {
+        middleware,
+        value: PhantomData,
     }
 }

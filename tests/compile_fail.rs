@@ -25,5 +25,9 @@ fn forbidden_contracts_do_not_compile() {
     t.compile_fail("tests/ui/route_malformed.rs");
     t.compile_fail("tests/ui/params_derive_flatten.rs");
     t.compile_fail("tests/ui/handler_wrong_return.rs");
+    // `bind`: the function's bound values are what was bound, in order.
+    t.compile_fail("tests/ui/bind_unprovided.rs");
+    t.compile_fail("tests/ui/bind_wrong_order.rs");
+    t.compile_fail("tests/ui/bind_seven.rs");
     t.pass("tests/ui/valid_chain.rs");
 }

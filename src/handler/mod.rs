@@ -1,5 +1,6 @@
 //! Handlers: an async function bound to a contract.
 
+mod bind;
 mod call;
 mod nest;
 
@@ -10,18 +11,24 @@ use std::sync::Arc;
 use crate::context::Ctx;
 use crate::contract::{Endpoint, EndpointSpec, Slot};
 use crate::error::{Error, NoErrors};
+use crate::middleware::Middleware;
 use crate::request::CallHandler;
 
+pub use bind::{bind, Append, Binder, Binding, Bindings, FromProvider, FromState};
 use call::{Bound, Call};
 pub use nest::nest;
 
-/// An async function bound to a contract. Made by [`handler()`].
+/// An async function bound to a contract. Made by [`handler()`], or by [`bind`] with state,
+/// providers and middleware of its own.
 ///
 /// [`Handler::execute`] runs the function directly (no HTTP, no middleware); convert it into
 /// an [`AnyHandler`] to put handlers of different contracts into one list for an adapter.
 pub struct Handler<P, Q, B, R, E = NoErrors> {
     endpoint: Endpoint<P, Q, B, R, E>,
     func: Arc<dyn Call<P, Q, B, R>>,
+    /// The middleware bound to this handler ([`Binder::middleware`], [`Binder::provide`]),
+    /// outermost first; joined to the contract's when the route table is built.
+    middleware: Vec<Middleware>,
 }
 
 /// Binds an async function to a contract.
@@ -73,11 +80,7 @@ where
     Fut: HandlerFuture<R>,
     (P, Q, B, R): 'static,
 {
-    let spec = Arc::clone(endpoint.spec());
-    Handler {
-        endpoint,
-        func: Arc::new(Bound { f, spec }),
-    }
+    Handler::with_middleware(endpoint, f, Vec::new())
 }
 
 /// The future a handler's function returns: `Send + 'static`, resolving to
@@ -94,10 +97,35 @@ pub trait HandlerFuture<R>: Future<Output = Result<R, Error>> + Send + 'static {
 #[diagnostic::do_not_recommend]
 impl<R, Fut> HandlerFuture<R> for Fut where Fut: Future<Output = Result<R, Error>> + Send + 'static {}
 
+impl<P, Q, B, R, E> Handler<P, Q, B, R, E> {
+    /// A handler of `f`, with the middleware bound to it.
+    fn with_middleware<F, Fut>(
+        endpoint: Endpoint<P, Q, B, R, E>,
+        f: F,
+        middleware: Vec<Middleware>,
+    ) -> Self
+    where
+        F: Fn(Ctx<P, Q, B>) -> Fut + Send + Sync + 'static,
+        Fut: HandlerFuture<R>,
+        (P, Q, B, R): 'static,
+    {
+        let spec = Arc::clone(endpoint.spec());
+        Handler {
+            endpoint,
+            func: Arc::new(Bound { f, spec }),
+            middleware,
+        }
+    }
+}
+
 impl<P: 'static, Q: 'static, B: 'static, R: 'static, E> Handler<P, Q, B, R, E> {
     /// Runs the function with `ctx`: no HTTP, no middleware, no response check. Resolves to
     /// the response value or the function's error (as it returned it: a declared error is not
     /// turned into its answer).
+    ///
+    /// A handler made by [`bind`] gets its bound state as bound; its providers do not run, so
+    /// their values come from the context ([`Ctx::with_provided`]), and one that is missing
+    /// is a 500 error.
     ///
     /// # Errors
     ///
@@ -175,6 +203,7 @@ impl<P, Q, B, R, E> Clone for Handler<P, Q, B, R, E> {
         Self {
             endpoint: self.endpoint.clone(),
             func: Arc::clone(&self.func),
+            middleware: self.middleware.clone(),
         }
     }
 }
@@ -183,6 +212,7 @@ impl<P, Q, B, R, E> fmt::Debug for Handler<P, Q, B, R, E> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Handler")
             .field("endpoint", &self.endpoint)
+            .field("middleware", &self.middleware.len())
             .finish_non_exhaustive()
     }
 }
@@ -205,6 +235,8 @@ pub struct AnyHandler {
     pub(crate) spec: Arc<EndpointSpec>,
     /// What runs a routed request.
     pub(crate) call: Arc<dyn CallHandler>,
+    /// The handler's own middleware, run inside the contract's: outermost first.
+    pub(crate) middleware: Vec<Middleware>,
 }
 
 impl fmt::Debug for AnyHandler {
@@ -218,6 +250,7 @@ impl<P: Slot, Q: Slot, B: Slot, R: Slot, E> From<Handler<P, Q, B, R, E>> for Any
         Self {
             spec: Arc::clone(handler.endpoint.spec()),
             call: handler.func.for_pipeline(),
+            middleware: handler.middleware,
         }
     }
 }

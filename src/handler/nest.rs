@@ -52,6 +52,7 @@ pub fn nest(
             Ok(AnyHandler {
                 spec: Arc::new(spec),
                 call: handler.call,
+                middleware: handler.middleware,
             })
         })
         .collect()

@@ -34,7 +34,7 @@ pub(crate) struct RouteEntry {
 pub(crate) struct MethodEntry {
     pub(crate) method: Method,
     pub(crate) handler: Arc<dyn CallHandler>,
-    /// Server-wide middleware, then the contract's: outermost first.
+    /// Server-wide middleware, then the contract's, then the handler's: outermost first.
     pub(crate) chain: Arc<[Middleware]>,
     pub(crate) body_limit: usize,
 }
@@ -81,6 +81,7 @@ impl RouteTable {
         for AnyHandler {
             spec,
             call: handler,
+            middleware,
         } in handlers
         {
             let key = spec.route.to_matcher_syntax();
@@ -111,10 +112,13 @@ impl RouteTable {
                     route: spec.route.to_string(),
                 });
             }
+            // The server's middleware, the contract's, then the handler's own (`bind`):
+            // closest to the handler.
             let chain: Arc<[Middleware]> = server_middleware
                 .iter()
                 .chain(spec.settings.middleware.iter())
                 .cloned()
+                .chain(middleware)
                 .collect();
             entry.methods.push(MethodEntry {
                 method: spec.method.clone(),
