@@ -7,6 +7,7 @@ mod api;
 #[macro_use]
 mod cases;
 mod behaviour;
+mod bind;
 mod docs_page;
 mod ergonomics;
 mod events;
