@@ -34,7 +34,8 @@ pub use contract::ErrorsUnset;
 pub use contract::{
     Absent, Binary, BodyUnset, Declared, Endpoint, EndpointBuilder, Event, EventSource, Events,
     Format, NoBody, NoContent, NoParams, NoQuery, ParamsFit, ParamsUnset, Presence, QueryUnset,
-    RawAnswer, RawEvent, Redirect, ResponseUnset, Slot, Text, DEFAULT_KEEP_ALIVE,
+    RawAnswer, RawEvent, Redirect, ResponseUnset, Security, SecurityScheme, Slot, Text,
+    DEFAULT_KEEP_ALIVE,
 };
 #[doc(hidden)]
 pub use contract::{BodyFuture, BodyInput, BodyKind, EncodedBody};

@@ -9,7 +9,7 @@ use http::{Method, StatusCode};
 use super::errors::DeclaredErrors;
 use super::method::{AllowsBody, ContractMethod, Delete, Get, Patch, Post, Put};
 use super::slot::{Declared, NoBody, NoContent, NoParams, NoQuery, Slot};
-use super::{Endpoint, EndpointSpec, Settings};
+use super::{Endpoint, EndpointSpec, Security, Settings};
 use crate::error::{ConfigError, ErrorAnswer, NoErrors};
 use crate::introspect::struct_fields;
 use crate::middleware::Middleware;
@@ -220,6 +220,40 @@ impl<M, K, P, Q, B, R, E> EndpointBuilder<M, K, P, Q, B, R, E> {
     /// Appends a middleware. The first added is the outermost.
     pub fn middleware(mut self, middleware: Middleware) -> Self {
         self.settings.middleware.push(middleware);
+        self
+    }
+
+    /// Requires a credential ([`Security`]), as data that the server, the typed client and
+    /// the OpenAPI document all read:
+    ///
+    /// - the pipeline answers a request without it 401 `{"error":"Unauthorized"}` (with
+    ///   `WWW-Authenticate: Bearer` for a bearer token) before the contract's middleware runs
+    ///   and before the query and body are read; verifying the credential stays with the
+    ///   server's code (a middleware);
+    /// - the typed client attaches the credential it holds to this contract's calls;
+    /// - the OpenAPI document lists the scheme and the operation's requirement.
+    ///
+    /// Called several times, it declares alternatives: a request carrying any one of them is
+    /// let through (OpenAPI lists one requirement per scheme).
+    ///
+    /// ```
+    /// use pactum::{route, Endpoint, Security};
+    /// # use serde::{Deserialize, Serialize}; use validator::Validate;
+    /// # #[derive(Serialize, Deserialize, Validate)] struct NewTodo { title: String }
+    /// # #[derive(Serialize, Deserialize, Validate)] struct Todo { id: u64, title: String }
+    ///
+    /// let create = Endpoint::post(route!("/todos"))
+    ///     .body::<NewTodo>()
+    ///     .response::<Todo>()
+    ///     .security(Security::bearer())
+    ///     .build()?;
+    /// assert_eq!(create.security(), [Security::bearer()]);
+    /// # Ok::<(), pactum::ConfigError>(())
+    /// ```
+    pub fn security(mut self, security: Security) -> Self {
+        if !self.settings.security.contains(&security) {
+            self.settings.security.push(security);
+        }
         self
     }
 

@@ -7,6 +7,7 @@ mod errors;
 mod events;
 mod events_body;
 pub mod method;
+mod security;
 mod settings;
 mod slot;
 
@@ -22,6 +23,7 @@ pub use body_kind::{BodyFuture, BodyInput, BodyKind, EncodedBody};
 pub use builder::{BodyUnset, EndpointBuilder, ParamsFit, ParamsUnset, QueryUnset, ResponseUnset};
 pub use errors::ErrorsUnset;
 pub use events::{Event, EventSource, Events, RawEvent, DEFAULT_KEEP_ALIVE};
+pub use security::{Security, SecurityScheme};
 pub use slot::{
     Absent, Declared, Format, NoBody, NoContent, NoParams, NoQuery, Presence, RawAnswer, Slot,
 };
@@ -30,6 +32,7 @@ use crate::error::{Error, HttpError, NoErrors};
 use crate::middleware::Middleware;
 use crate::route::RouteTemplate;
 
+pub(crate) use security::required as security_check;
 pub(crate) use settings::Settings;
 
 /// One HTTP operation: method, route, and the types of its params `P`, query `Q`, JSON body
@@ -169,6 +172,12 @@ impl<P, Q, B, R, E> Endpoint<P, Q, B, R, E> {
     /// The operation's tags, in the order they were added.
     pub fn tags(&self) -> impl ExactSizeIterator<Item = &str> + '_ {
         self.spec.settings.tags.iter().map(|tag| &**tag)
+    }
+
+    /// The credentials the contract requires ([`EndpointBuilder::security`]): empty when it
+    /// requires none, else any one of them.
+    pub fn security(&self) -> &[Security] {
+        &self.spec.settings.security
     }
 
     /// The contract's middleware, outermost first.

@@ -5,6 +5,7 @@ use std::borrow::Cow;
 
 use http::StatusCode;
 
+use super::Security;
 use crate::middleware::Middleware;
 
 /// What a contract may set beyond its method, route and types.
@@ -26,4 +27,6 @@ pub(crate) struct Settings {
     pub(crate) summary: Option<Cow<'static, str>>,
     /// Tags grouping the operation in API docs, in the order added.
     pub(crate) tags: Vec<Cow<'static, str>>,
+    /// The credentials the contract requires, any one of them.
+    pub(crate) security: Vec<Security>,
 }

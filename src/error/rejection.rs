@@ -39,6 +39,10 @@ pub enum Rejection {
     /// 400 `Invalid multipart body`: a [`Multipart`](crate::Multipart) body without a
     /// boundary, or with broken framing; one detail with the reader's message.
     InvalidMultipart,
+    /// 401 `Unauthorized`: the contract requires a credential
+    /// ([`Security`](crate::Security)) the request does not carry; with
+    /// `WWW-Authenticate: Bearer` when a bearer token would do.
+    Unauthorized,
     /// 404 `Not found`: no route has this path.
     NotFound,
     /// 405 `Method not allowed`: the path exists with other methods (listed in `Allow`).
@@ -72,11 +76,12 @@ pub enum Rejection {
 
 impl Rejection {
     /// Every rejection, in the order above.
-    pub const ALL: [Rejection; 15] = [
+    pub const ALL: [Rejection; 16] = [
         Self::ValidationFailed,
         Self::InvalidJson,
         Self::BodyUnreadable,
         Self::InvalidMultipart,
+        Self::Unauthorized,
         Self::NotFound,
         Self::MethodNotAllowed,
         Self::PayloadTooLarge,
@@ -98,6 +103,7 @@ impl Rejection {
             | Self::BodyUnreadable
             | Self::InvalidMultipart
             | Self::MalformedRequest => StatusCode::BAD_REQUEST,
+            Self::Unauthorized => StatusCode::UNAUTHORIZED,
             Self::NotFound => StatusCode::NOT_FOUND,
             Self::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
             Self::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
@@ -118,6 +124,7 @@ impl Rejection {
             Self::InvalidJson => "Invalid JSON",
             Self::BodyUnreadable => "Failed to read request body",
             Self::InvalidMultipart => "Invalid multipart body",
+            Self::Unauthorized => "Unauthorized",
             Self::NotFound => "Not found",
             Self::MethodNotAllowed => "Method not allowed",
             Self::PayloadTooLarge => "Payload too large",

@@ -305,10 +305,20 @@ impl OpenApi {
         let mut components = Map::new();
         components.insert("schemas".to_owned(), Value::Object(schemas));
         components.insert("responses".to_owned(), standard_responses(&error_body));
-        if !self.security_schemes.is_empty() {
+        // The schemes the contracts declare, then the ones declared by hand (which win).
+        let mut security_schemes = Map::new();
+        for entry in &self.entries {
+            for security in &entry.spec.settings.security {
+                security_schemes
+                    .entry(security.name())
+                    .or_insert_with(|| super::entry::security_scheme(security));
+            }
+        }
+        security_schemes.extend(self.security_schemes.clone());
+        if !security_schemes.is_empty() {
             components.insert(
                 "securitySchemes".to_owned(),
-                Value::Object(self.security_schemes.clone()),
+                Value::Object(security_schemes),
             );
         }
 

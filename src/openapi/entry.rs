@@ -11,7 +11,8 @@ use super::operation::Content;
 use super::paths::{default_operation_id, query_parameters};
 use super::pipeline_errors::standard_ref;
 use super::{Operation, SchemaFn};
-use crate::contract::{BodyKind, EndpointSpec, Format};
+use crate::contract::{BodyKind, EndpointSpec, Format, Security, SecurityScheme};
+use crate::error::Rejection;
 
 /// One documented contract: its erased parts and how to make its schemas.
 #[derive(Debug, Clone)]
@@ -116,6 +117,12 @@ impl Entry {
                 answers.insert(status.to_string(), (reference, Some(description)));
             }
         }
+        if !settings.security.is_empty() {
+            answers.insert(
+                "401".to_owned(),
+                unauthorized(&settings.security, error_body),
+            );
+        }
         if let (Some(make), Some(errors)) = (self.errors, &self.spec.errors) {
             let statuses = errors.statuses;
             super::declared_errors::document(&mut answers, statuses, make, responses, error_body);
@@ -144,13 +151,20 @@ impl Entry {
             Value::Object(answers.into_iter().map(|(k, (v, _))| (k, v)).collect()),
         );
 
-        if !extra.security.is_empty() {
-            let requirements = extra
-                .security
-                .iter()
+        // The contract's own requirements, then the ones declared by hand, each name once.
+        let mut names: Vec<&str> = Vec::new();
+        let own = settings.security.iter().map(Security::name);
+        for name in own.chain(extra.security.iter().map(String::as_str)) {
+            if !names.contains(&name) {
+                names.push(name);
+            }
+        }
+        if !names.is_empty() {
+            let requirements = names
+                .into_iter()
                 .map(|name| {
                     let mut requirement = Map::new();
-                    requirement.insert(name.clone(), json!([]));
+                    requirement.insert(name.to_owned(), json!([]));
                     Value::Object(requirement)
                 })
                 .collect();
@@ -164,6 +178,54 @@ impl Entry {
 }
 
 const OCTET_STREAM: &str = "application/octet-stream";
+
+/// The pipeline's 401 for a request without the contract's credentials
+/// ([`Rejection::Unauthorized`]), and what it says in the document.
+fn unauthorized(security: &[Security], error_body: &Value) -> (Value, Option<String>) {
+    let rejection = Rejection::Unauthorized;
+    let description = format!(
+        "`{}`: the request carries none of the credentials the operation requires; they are \
+         checked before the query and body are read.",
+        rejection.message()
+    );
+    let mut answer = json!({
+        "description": description,
+        "content": { "application/json": { "schema": error_body } },
+    });
+    if security
+        .iter()
+        .any(|s| matches!(s.scheme(), SecurityScheme::Bearer))
+    {
+        answer["headers"] = json!({ "WWW-Authenticate": {
+            "description": "`Bearer`: the credential to send.",
+            "schema": { "type": "string" },
+        }});
+    }
+    (answer, Some(description))
+}
+
+/// The Security Scheme Object of `security`.
+pub(super) fn security_scheme(security: &Security) -> Value {
+    let mut scheme = match security.scheme() {
+        SecurityScheme::Bearer => {
+            let mut scheme = json!({ "type": "http", "scheme": "bearer" });
+            if let Some(format) = security.get_bearer_format() {
+                scheme["bearerFormat"] = format.into();
+            }
+            scheme
+        }
+        SecurityScheme::ApiKeyHeader(header) => {
+            json!({ "type": "apiKey", "in": "header", "name": header.as_str() })
+        }
+        // `SecurityScheme` is pactum's own: every kind is listed above.
+        #[allow(unreachable_patterns)]
+        _ => json!({}),
+    };
+    if let Some(description) = security.get_description() {
+        scheme["description"] = description.into();
+    }
+    scheme
+}
 
 /// The media type of a request body of this kind.
 pub(super) fn body_media(kind: BodyKind) -> &'static str {

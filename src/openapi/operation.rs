@@ -148,6 +148,11 @@ impl Operation {
     /// Requires the security scheme `name` (declared with [`OpenApi::security_scheme`] or
     /// [`OpenApi::bearer_auth`]). Several calls: any one of them is enough.
     ///
+    /// This documents a requirement the contract does not know about; prefer declaring it on
+    /// the contract ([`EndpointBuilder::security`](crate::EndpointBuilder::security)), where
+    /// the server enforces its presence, the typed client attaches it, and the document lists
+    /// the scheme by itself.
+    ///
     /// [`OpenApi::security_scheme`]: super::OpenApi::security_scheme
     /// [`OpenApi::bearer_auth`]: super::OpenApi::bearer_auth
     pub fn security(mut self, name: impl Into<String>) -> Self {

@@ -14,7 +14,8 @@ struct Standard {
     cause: &'static str,
 }
 
-/// Every rejection an operation can meet, by status. [`Rejection::RequestTimeout`] (503) is
+/// Every rejection an operation can meet, by status. [`Rejection::Unauthorized`] (401) is
+/// documented on the operations that require credentials instead. [`Rejection::RequestTimeout`] (503) is
 /// left out: it exists only where a request timeout is configured; so are the native
 /// server's answers to heads it cannot read ([`Rejection::MalformedRequest`],
 /// [`Rejection::UriTooLong`], [`Rejection::HeadTooLarge`]): they come before any operation.
@@ -122,6 +123,8 @@ mod tests {
             if matches!(
                 rejection,
                 Rejection::RequestTimeout
+                    // Documented on each operation that requires credentials (`entry.rs`).
+                    | Rejection::Unauthorized
                     | Rejection::MalformedRequest
                     | Rejection::UriTooLong
                     | Rejection::HeadTooLarge

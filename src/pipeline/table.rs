@@ -9,6 +9,7 @@ use percent_encoding::percent_decode_str;
 
 use super::path_index::PathIndex;
 use super::AnswerMode;
+use crate::contract::security_check;
 use crate::error::ConfigError;
 use crate::handler::AnyHandler;
 use crate::middleware::Middleware;
@@ -112,12 +113,13 @@ impl RouteTable {
                     route: spec.route.to_string(),
                 });
             }
-            // The server's middleware, the contract's, then the handler's own (`bind`):
-            // closest to the handler.
+            // The server's middleware, the check of the contract's credentials, the contract's,
+            // then the handler's own (`bind`): closest to the handler.
             let chain: Arc<[Middleware]> = server_middleware
                 .iter()
-                .chain(spec.settings.middleware.iter())
                 .cloned()
+                .chain(security_check(&spec.settings.security))
+                .chain(spec.settings.middleware.iter().cloned())
                 .chain(middleware)
                 .collect();
             entry.methods.push(MethodEntry {

@@ -13,6 +13,7 @@ use rustls::pki_types::CertificateDer;
 use url::Url;
 
 use crate::client::{Client, Inner, Transport, DEFAULT_TIMEOUT, IN_PROCESS_BASE};
+use crate::credentials::Credentials;
 use crate::error::Error;
 #[cfg(feature = "rustls")]
 use crate::tls;
@@ -69,6 +70,7 @@ pub struct ClientBuilder {
     pipeline: Option<Pipeline>,
     reqwest: Option<reqwest::Client>,
     headers: HeaderMap,
+    credentials: Credentials,
     timeout: Option<Duration>,
     roots: Roots,
     configure: Option<ConfigureReqwest>,
@@ -91,6 +93,7 @@ impl fmt::Debug for ClientBuilder {
             .field("in_process", &self.pipeline.is_some())
             .field("custom_reqwest_client", &self.reqwest.is_some())
             .field("default_headers", &self.headers)
+            .field("credentials", &self.credentials)
             .field("timeout", &self.timeout)
             .field("extra_roots", &self.roots.len())
             .field("configure_reqwest", &self.configure.is_some())
@@ -112,6 +115,7 @@ impl ClientBuilder {
             pipeline: None,
             reqwest: None,
             headers: HeaderMap::new(),
+            credentials: Credentials::default(),
             timeout: Some(DEFAULT_TIMEOUT),
             roots: Vec::new(),
             configure: None,
@@ -199,8 +203,54 @@ impl ClientBuilder {
         self
     }
 
-    /// Sends `Authorization: Bearer <token>` with every call. The value is marked sensitive
-    /// (hidden from `Debug` output).
+    /// The bearer token for the contracts that require one
+    /// ([`Security::bearer`](pactum::Security::bearer)): `Authorization: Bearer <token>` is
+    /// attached to their calls, and to no other call. The value is marked sensitive (hidden
+    /// from `Debug` output). A call can use another with
+    /// [`Call::bearer_token`](crate::Call::bearer_token).
+    ///
+    /// A call of such a contract made without a token (here, on the call, or a header set by
+    /// hand) fails before anything is sent, with [`Error::is_missing_credential`]: the server
+    /// would answer 401.
+    ///
+    /// ```
+    /// use pactum::{route, Endpoint, Security};
+    /// use pactum_client::Client;
+    ///
+    /// let me = Endpoint::get(route!("/me")).security(Security::bearer()).build()?;
+    /// let client = Client::builder()
+    ///     .base_url("https://api.example.com")
+    ///     .bearer_token("secret-token")
+    ///     .build()?;
+    /// // client.call(&me).send().await sends `Authorization: Bearer secret-token`;
+    /// // a contract without `.security(..)` is called without it.
+    /// # let _ = (me, client);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn bearer_token(mut self, token: impl fmt::Display) -> Self {
+        if let Err(e) = self.credentials.set_bearer(token) {
+            self.fail(e);
+        }
+        self
+    }
+
+    /// The API key for the contracts that require one
+    /// ([`Security::api_key_header`](pactum::Security::api_key_header)): sent in the header the
+    /// contract names, with their calls only. Marked sensitive; see
+    /// [`bearer_token`](ClientBuilder::bearer_token) for the rest.
+    pub fn api_key(mut self, key: impl fmt::Display) -> Self {
+        if let Err(e) = self.credentials.set_api_key(key) {
+            self.fail(e);
+        }
+        self
+    }
+
+    /// Sends `Authorization: Bearer <token>` with **every** call, whatever its contract
+    /// declares (a default header, as reqwest's `bearer_auth`). The value is marked sensitive
+    /// (hidden from `Debug` output). For contracts that declare
+    /// [`Security::bearer`](pactum::Security::bearer), prefer
+    /// [`bearer_token`](ClientBuilder::bearer_token), which sends the token only where the
+    /// contract asks for it.
     pub fn bearer_auth(mut self, token: impl fmt::Display) -> Self {
         match HeaderValue::try_from(format!("Bearer {token}")) {
             Ok(mut value) => {
@@ -306,6 +356,7 @@ impl ClientBuilder {
                 base,
                 transport,
                 headers: self.headers,
+                credentials: self.credentials,
                 timeout: self.timeout,
             }),
         })

@@ -11,6 +11,7 @@ use pactum::BodyKind;
 use pactum::{Detail, Endpoint, ErrorAnswer, NoErrors, Presence, Slot};
 
 use crate::client::Client;
+use crate::credentials::Credentials;
 use crate::decode::{decode, Response};
 use crate::error::{Error, Part};
 use crate::state::{
@@ -52,6 +53,7 @@ pub struct Call<'a, P, Q, B, R, PS, QS, BS, E = NoErrors> {
     given_query: Option<Q>,
     given_body: Option<B>,
     headers: HeaderMap,
+    credentials: Credentials,
     timeout: Option<Option<Duration>>,
     error: Option<Error>,
     _state: PhantomData<States<PS, QS, BS>>,
@@ -81,6 +83,7 @@ impl<'a, P, Q, B, R, PS, QS, BS, E> Call<'a, P, Q, B, R, PS, QS, BS, E> {
             given_query: None,
             given_body: None,
             headers: HeaderMap::new(),
+            credentials: Credentials::default(),
             timeout: None,
             error: None,
             _state: PhantomData,
@@ -95,6 +98,7 @@ impl<'a, P, Q, B, R, PS, QS, BS, E> Call<'a, P, Q, B, R, PS, QS, BS, E> {
             given_query: self.given_query,
             given_body: self.given_body,
             headers: self.headers,
+            credentials: self.credentials,
             timeout: self.timeout,
             error: self.error,
             _state: PhantomData,
@@ -116,6 +120,26 @@ impl<'a, P, Q, B, R, PS, QS, BS, E> Call<'a, P, Q, B, R, PS, QS, BS, E> {
                 self.headers.insert(name, value);
             }
             Err(error) => self.fail(error),
+        }
+        self
+    }
+
+    /// Uses this bearer token for this call, in place of the client's
+    /// [`bearer_token`](crate::ClientBuilder::bearer_token). Like the client's, it is sent
+    /// only when the contract declares [`Security::bearer`](pactum::Security::bearer).
+    pub fn bearer_token(mut self, token: impl fmt::Display) -> Self {
+        if let Err(e) = self.credentials.set_bearer(token) {
+            self.fail(e);
+        }
+        self
+    }
+
+    /// Uses this API key for this call, in place of the client's
+    /// [`api_key`](crate::ClientBuilder::api_key). Like the client's, it is sent only when
+    /// the contract declares an API key scheme, in the header the contract names.
+    pub fn api_key(mut self, key: impl fmt::Display) -> Self {
+        if let Err(e) = self.credentials.set_api_key(key) {
+            self.fail(e);
         }
         self
     }
@@ -245,7 +269,8 @@ where
             given_params: params,
             given_query: query,
             given_body: body,
-            headers,
+            mut headers,
+            credentials,
             timeout,
             error,
             ..
@@ -253,6 +278,13 @@ where
         if let Some(error) = error {
             return Err(error);
         }
+        crate::credentials::attach(
+            endpoint.security(),
+            &credentials,
+            &client.inner.credentials,
+            &client.inner.headers,
+            &mut headers,
+        )?;
         if let Some(params) = &params {
             check(Part::Params, params)?;
         }

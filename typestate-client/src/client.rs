@@ -11,6 +11,7 @@ use http::HeaderMap;
 use pactum::Pipeline;
 use url::Url;
 
+use crate::credentials::Credentials;
 use crate::error::Error;
 use crate::transport::{send_http, send_in_process, Prepared, Received};
 
@@ -44,6 +45,8 @@ pub(crate) struct Inner {
     pub(crate) base: Url,
     pub(crate) transport: Transport,
     pub(crate) headers: HeaderMap,
+    /// Attached only to calls whose contract declares their scheme.
+    pub(crate) credentials: Credentials,
     pub(crate) timeout: Option<Duration>,
 }
 
@@ -100,6 +103,7 @@ impl Client {
                 base: Url::parse(IN_PROCESS_BASE).expect("static URL parses"),
                 transport: Transport::InProcess(pipeline),
                 headers: HeaderMap::new(),
+                credentials: Credentials::default(),
                 timeout: Some(DEFAULT_TIMEOUT),
             }),
         }

@@ -28,6 +28,7 @@ type BoxError = Box<dyn StdError + Send + Sync + 'static>;
 /// | connecting, TLS, reading or writing failed | [`is_transport`](Error::is_transport) | the source error |
 /// | the call took longer than its timeout | [`is_timeout`](Error::is_timeout) (also [`is_transport`](Error::is_transport)) | |
 /// | the client or request could not be built (bad URL, header, certificate) | [`is_builder`](Error::is_builder) | the source error |
+/// | the contract requires a credential the client does not hold; nothing was sent | [`is_missing_credential`](Error::is_missing_credential) | |
 ///
 /// A server-side validation failure (`400 Validation failed`) is an HTTP status error, not a
 /// client-side validation error: [`is_status`](Error::is_status) is `true` and
@@ -63,6 +64,7 @@ enum Kind {
     Decode,
     Transport,
     Timeout,
+    MissingCredential,
 }
 
 impl<E> Error<E> {
@@ -128,6 +130,13 @@ impl Error {
         let mut error = Self::new(Kind::Decode).with_source(source);
         error.inner.status = Some(status);
         error.inner.details = details;
+        error
+    }
+
+    /// The contract requires one of the schemes `names`, and no credential for any is set.
+    pub(crate) fn missing_credential(names: &[&str]) -> Self {
+        let mut error = Self::new(Kind::MissingCredential);
+        error.inner.message = Some(names.join(", "));
         error
     }
 
@@ -213,6 +222,15 @@ impl<E> Error<E> {
         self.inner.kind == Kind::Builder
     }
 
+    /// `true` when the contract requires a credential ([`pactum::Security`]) that neither
+    /// the client nor the call holds — no [`bearer_token`](crate::ClientBuilder::bearer_token)
+    /// for a bearer scheme, no [`api_key`](crate::ClientBuilder::api_key) for an API key, and
+    /// no header of that name set by hand. Nothing was sent: the server would have answered
+    /// 401.
+    pub fn is_missing_credential(&self) -> bool {
+        self.inner.kind == Kind::MissingCredential
+    }
+
     /// The status of the response, when one was received: always for
     /// [`is_status`](Error::is_status), also for a decode or response validation failure.
     pub fn status(&self) -> Option<StatusCode> {
@@ -291,6 +309,12 @@ impl<E: fmt::Display> fmt::Display for Error<E> {
             Kind::Decode => f.write_str("could not decode the response body")?,
             Kind::Transport => f.write_str("the request failed")?,
             Kind::Timeout => f.write_str("the request timed out")?,
+            Kind::MissingCredential => write!(
+                f,
+                "the contract requires a credential ({}) and none is set: give the client or \
+                 the call a bearer token or API key; nothing was sent",
+                self.inner.message.as_deref().unwrap_or_default()
+            )?,
         }
         if let Some(url) = &self.inner.url {
             write!(f, " ({url})")?;

@@ -120,6 +120,7 @@
 mod builder;
 mod call;
 mod client;
+mod credentials;
 mod declared;
 mod decode;
 mod error;

@@ -3,7 +3,9 @@
 use pactum::http::{HeaderName, HeaderValue};
 use pactum::schemars::{self, JsonSchema};
 use pactum::validator::Validate;
-use pactum::{middleware, route, Endpoint, HttpError, Middleware, NoBody, NoParams, NoQuery};
+use pactum::{
+    middleware, route, Endpoint, HttpError, Middleware, NoBody, NoParams, NoQuery, Security,
+};
 use serde::{Deserialize, Serialize};
 
 use super::built;
@@ -34,6 +36,7 @@ pub fn me() -> Endpoint<NoParams, NoQuery, NoBody, Me> {
     built(
         Endpoint::get(route!("/me"))
             .response::<Me>()
+            .security(Security::bearer())
             .middleware(auth())
             .name("me")
             .summary("The authenticated user")
@@ -47,6 +50,7 @@ pub fn create_note() -> Endpoint<NoParams, NoQuery, NewNote, Note> {
         Endpoint::post(route!("/me/notes"))
             .body::<NewNote>()
             .response::<Note>()
+            .security(Security::bearer())
             .middleware(auth())
             .name("createNote")
             .summary("Create a note as the authenticated user")
@@ -74,6 +78,10 @@ pub struct AuthUser(pub String);
 
 /// `Authorization: Bearer secret-token` → `AuthUser("alice")`; anything else is a 401. It runs
 /// before the body is parsed, so an unauthenticated request never has its body read.
+///
+/// The contracts also declare `Security::bearer()`: the pipeline itself answers a request
+/// without a bearer token with the same 401 (`Unauthorized`, `WWW-Authenticate: Bearer`)
+/// before this middleware runs; the middleware checks the token.
 pub fn auth() -> Middleware {
     middleware::from_fn(|mut req, next| async move {
         let header = req

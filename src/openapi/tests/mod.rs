@@ -5,6 +5,7 @@ mod answers;
 mod declared_errors;
 mod openapi3;
 mod operations;
+mod security;
 mod serving;
 mod uploads;
 mod views;

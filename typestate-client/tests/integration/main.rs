@@ -5,6 +5,7 @@ mod e2e;
 mod in_process;
 mod roundtrip;
 mod scenarios;
+mod security;
 mod support;
 mod tls;
 mod uploads;

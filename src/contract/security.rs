@@ -1,0 +1,236 @@
+//! [`Security`]: what credential a contract requires, as data shared by the server (which
+//! refuses a request without it), the typed client (which attaches it) and the OpenAPI
+//! document (which lists it).
+
+use std::borrow::Cow;
+
+use http::header::{HeaderName, AUTHORIZATION};
+use http::HeaderMap;
+
+/// A credential a contract requires: an HTTP bearer token, or an API key in a named header.
+///
+/// Declared on the contract with [`EndpointBuilder::security`](crate::EndpointBuilder::security),
+/// it is data, not code: a contract crate shared with clients carries no server code for it.
+///
+/// - **The server** (the pipeline, on every adapter) answers a request that does not carry the
+///   credential with the built-in 401 `{"error":"Unauthorized"}`
+///   ([`Rejection::Unauthorized`](crate::Rejection::Unauthorized)) — with
+///   `WWW-Authenticate: Bearer` for a bearer token — before any contract middleware runs and
+///   before the query and body are read. *Checking* the credential (is this token valid, whose
+///   is it) stays with the server's own code, e.g. a middleware.
+/// - **The typed client** (`pactum-client`) attaches the credential it holds to the calls of
+///   contracts that declare it, and only to those.
+/// - **The OpenAPI document** lists the scheme under `components.securitySchemes` (keyed by
+///   [`name`](Security::name)) and the operation's `security` requirement.
+///
+/// ```
+/// use pactum::{route, Endpoint, Security};
+///
+/// let me = Endpoint::get(route!("/me")).security(Security::bearer()).build()?;
+/// assert_eq!(me.security()[0].name(), "bearer");
+///
+/// let keyed = Endpoint::get(route!("/reports"))
+///     .security(Security::api_key_header("x-api-key").named("reportsKey"))
+///     .build()?;
+/// assert_eq!(keyed.security()[0].header(), "x-api-key");
+/// # Ok::<(), pactum::ConfigError>(())
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Security {
+    name: Cow<'static, str>,
+    scheme: SecurityScheme,
+    description: Option<Cow<'static, str>>,
+    bearer_format: Option<Cow<'static, str>>,
+}
+
+/// How a [`Security`] credential travels. More kinds (HTTP basic, a cookie) can come later,
+/// so match it with a wildcard arm.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum SecurityScheme {
+    /// `Authorization: Bearer <token>` (OpenAPI `{"type": "http", "scheme": "bearer"}`).
+    Bearer,
+    /// The key as the whole value of this header (OpenAPI
+    /// `{"type": "apiKey", "in": "header", "name": ..}`).
+    ApiKeyHeader(HeaderName),
+}
+
+impl Security {
+    /// An HTTP bearer token: `Authorization: Bearer <token>`. Named `bearer` in the OpenAPI
+    /// document unless [renamed](Security::named).
+    pub fn bearer() -> Self {
+        Self {
+            name: Cow::Borrowed("bearer"),
+            scheme: SecurityScheme::Bearer,
+            description: None,
+            bearer_format: None,
+        }
+    }
+
+    /// An API key sent as the value of the header `header` (e.g. `x-api-key`). Named after
+    /// the header (lowercase) in the OpenAPI document unless [renamed](Security::named).
+    ///
+    /// # Panics
+    ///
+    /// When `header` is not a valid header name (a programming error, like a malformed
+    /// [`route!`](crate::route!) literal).
+    ///
+    /// ```should_panic
+    /// let bad = pactum::Security::api_key_header("x api key");
+    /// ```
+    pub fn api_key_header(header: &str) -> Self {
+        let header = HeaderName::from_bytes(header.as_bytes())
+            .unwrap_or_else(|_| panic!("`{header}` is not a valid header name"));
+        Self {
+            name: Cow::Owned(header.as_str().to_owned()),
+            scheme: SecurityScheme::ApiKeyHeader(header),
+            description: None,
+            bearer_format: None,
+        }
+    }
+
+    /// Sets the name of the scheme: its key under `components.securitySchemes` and in the
+    /// operation's `security` requirement. Give two different schemes in one document two
+    /// different names.
+    #[must_use]
+    pub fn named(mut self, name: impl Into<Cow<'static, str>>) -> Self {
+        self.name = name.into();
+        self
+    }
+
+    /// Describes the scheme (OpenAPI `description`, Markdown): where to get a token, say.
+    #[must_use]
+    pub fn description(mut self, description: impl Into<Cow<'static, str>>) -> Self {
+        self.description = Some(description.into());
+        self
+    }
+
+    /// A hint of the bearer token's format, e.g. `JWT` (OpenAPI `bearerFormat`); ignored for
+    /// other schemes.
+    #[must_use]
+    pub fn bearer_format(mut self, format: impl Into<Cow<'static, str>>) -> Self {
+        self.bearer_format = Some(format.into());
+        self
+    }
+
+    /// The scheme's name (see [`named`](Security::named)).
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// How the credential travels.
+    pub fn scheme(&self) -> &SecurityScheme {
+        &self.scheme
+    }
+
+    /// The header the credential travels in: `authorization` for a bearer token.
+    pub fn header(&self) -> &HeaderName {
+        match &self.scheme {
+            SecurityScheme::Bearer => &AUTHORIZATION,
+            SecurityScheme::ApiKeyHeader(header) => header,
+        }
+    }
+
+    /// The scheme's description, if set.
+    pub fn get_description(&self) -> Option<&str> {
+        self.description.as_deref()
+    }
+
+    /// The bearer token's format hint, if set.
+    pub fn get_bearer_format(&self) -> Option<&str> {
+        self.bearer_format.as_deref()
+    }
+
+    /// Whether `headers` carry this credential: for a bearer token an `Authorization` header
+    /// whose scheme is `Bearer` (any case, as RFC 9110 says) and a space; for an API key a
+    /// non-empty header. Only the presence is checked, never the credential itself: an empty
+    /// or wrong token is for the server's own code to refuse.
+    ///
+    /// ```
+    /// use pactum::http::HeaderMap;
+    /// use pactum::Security;
+    ///
+    /// let mut headers = HeaderMap::new();
+    /// assert!(!Security::bearer().is_present(&headers));
+    /// headers.insert("authorization", "Basic YWxpY2U6".parse()?);
+    /// assert!(!Security::bearer().is_present(&headers));
+    /// headers.insert("authorization", "bearer t0ken".parse()?);
+    /// assert!(Security::bearer().is_present(&headers));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn is_present(&self, headers: &HeaderMap) -> bool {
+        let Some(value) = headers.get(self.header()) else {
+            return false;
+        };
+        match &self.scheme {
+            SecurityScheme::Bearer => {
+                let bytes = value.as_bytes();
+                bytes.len() >= 7 && bytes[..6].eq_ignore_ascii_case(b"bearer") && bytes[6] == b' '
+            }
+            SecurityScheme::ApiKeyHeader(_) => !value.is_empty(),
+        }
+    }
+}
+
+/// The pipeline's check of a contract's [`Security`]: a middleware, run inside the server's
+/// own and outside the contract's, that answers [`Rejection::Unauthorized`] when the request
+/// carries none of the credentials; `None` for a contract that requires none.
+///
+/// [`Rejection::Unauthorized`]: crate::Rejection::Unauthorized
+pub(crate) fn required(security: &[Security]) -> Option<crate::Middleware> {
+    if security.is_empty() {
+        return None;
+    }
+    let security: std::sync::Arc<[Security]> = security.into();
+    let bearer = security
+        .iter()
+        .any(|s| matches!(s.scheme, SecurityScheme::Bearer));
+    Some(crate::middleware::from_fn(move |req, next| {
+        let present = security.iter().any(|s| s.is_present(req.headers()));
+        async move {
+            if !present {
+                let error = crate::Rejection::Unauthorized.error();
+                let error = if bearer {
+                    error.with_header(
+                        http::header::WWW_AUTHENTICATE,
+                        http::HeaderValue::from_static("Bearer"),
+                    )
+                } else {
+                    error
+                };
+                return Err(error.into());
+            }
+            next.run(req).await
+        }
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn presence_follows_the_scheme() {
+        let key = Security::api_key_header("X-Api-Key");
+        assert_eq!(key.name(), "x-api-key");
+        assert_eq!(key.header(), "x-api-key");
+        let mut headers = HeaderMap::new();
+        assert!(!key.is_present(&headers));
+        headers.insert("x-api-key", "".parse().unwrap());
+        assert!(!key.is_present(&headers));
+        headers.insert("x-api-key", "k".parse().unwrap());
+        assert!(key.is_present(&headers));
+        assert!(!Security::bearer().is_present(&headers));
+        for (value, present) in [
+            ("Bearer t", true),
+            ("BEARER t", true),
+            ("Bearer ", true),
+            ("Bearer", false),
+            ("Bearert", false),
+            ("Basic t", false),
+        ] {
+            headers.insert(AUTHORIZATION, value.parse().unwrap());
+            assert_eq!(Security::bearer().is_present(&headers), present, "{value}");
+        }
+    }
+}

@@ -1,0 +1,222 @@
+//! A contract's declared credentials ([`Security`]): the pipeline answers a request without
+//! them 401 before the contract's middleware and before the body is read, on every adapter.
+
+use pactum::http::HeaderValue;
+use pactum::{
+    handler, middleware, route, AnyHandler, Endpoint, NoBody, NoParams, NoQuery, Pipeline, Security,
+};
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+use validator::Validate;
+
+use crate::support::TestServer;
+
+#[derive(Debug, Serialize, Deserialize, Validate)]
+struct Reply {
+    ok: bool,
+}
+
+#[derive(Debug, Serialize, Deserialize, Validate)]
+struct NewItem {
+    #[validate(length(min = 1))]
+    name: String,
+}
+
+fn reports() -> Endpoint<NoParams, NoQuery, NoBody, Reply> {
+    Endpoint::get(route!("/reports"))
+        .response::<Reply>()
+        .security(Security::api_key_header("x-api-key"))
+        .build()
+        .unwrap()
+}
+
+fn create_item() -> Endpoint<NoParams, NoQuery, NewItem, Reply> {
+    Endpoint::post(route!("/items"))
+        .body::<NewItem>()
+        .response::<Reply>()
+        .security(Security::bearer())
+        // Reached only with a bearer token: it marks the answer.
+        .middleware(middleware::from_fn(|req, next| async move {
+            let mut response = next.run(req).await?;
+            let seen = HeaderValue::from_static("yes");
+            response.headers_mut().insert("x-contract-middleware", seen);
+            Ok(response)
+        }))
+        .build()
+        .unwrap()
+}
+
+fn either() -> Endpoint<NoParams, NoQuery, NoBody, Reply> {
+    Endpoint::get(route!("/either"))
+        .response::<Reply>()
+        .security(Security::bearer())
+        .security(Security::api_key_header("x-api-key"))
+        .build()
+        .unwrap()
+}
+
+fn open() -> Endpoint<NoParams, NoQuery, NoBody, Reply> {
+    Endpoint::get(route!("/open"))
+        .response::<Reply>()
+        .build()
+        .unwrap()
+}
+
+/// The handlers, behind a server-wide middleware that stamps the answers it gets from `next`
+/// and an error formatter that names the pipeline's rejections.
+fn app() -> Pipeline {
+    let ok = || async { Ok(Reply { ok: true }) };
+    let handlers: Vec<AnyHandler> = vec![
+        handler(reports(), move |_| ok()).into(),
+        handler(create_item(), move |_| ok()).into(),
+        handler(either(), move |_| ok()).into(),
+        handler(open(), move |_| ok()).into(),
+    ];
+    Pipeline::builder(handlers)
+        .middleware(middleware::from_fn(|req, next| async move {
+            let mut response = next.run(req).await?;
+            let seen = HeaderValue::from_static("yes");
+            response.headers_mut().insert("x-server-middleware", seen);
+            Ok(response)
+        }))
+        .error_formatter(|error| {
+            let rejection = error
+                .rejection()
+                .map(|r| format!("{r:?}"))
+                .unwrap_or_default();
+            let mut response = error.to_response();
+            let rejection = HeaderValue::from_str(&rejection).unwrap();
+            response.headers_mut().insert("x-rejection", rejection);
+            response
+        })
+        .build()
+        .unwrap()
+}
+
+async fn a_missing_bearer_token_is_the_pipeline_401(app: &TestServer) {
+    // The body is not read: an invalid one changes nothing.
+    for auth in [
+        None,
+        Some("Basic YWxpY2U6"),
+        Some("Bearer"),
+        Some("Token abc"),
+    ] {
+        let mut request = app
+            .client
+            .post(app.url("/items"))
+            .header("content-type", "application/json")
+            .body("{not json");
+        if let Some(auth) = auth {
+            request = request.header("authorization", auth);
+        }
+        let answer = app.send(request).await;
+        answer.assert(401, json!({ "error": "Unauthorized" }));
+        assert_eq!(answer.header("www-authenticate"), "Bearer", "{auth:?}");
+        assert_eq!(answer.header("x-rejection"), "Unauthorized", "{auth:?}");
+        assert!(
+            answer.headers.get("x-contract-middleware").is_none(),
+            "{auth:?}"
+        );
+    }
+}
+
+async fn a_bearer_token_of_any_case_goes_through(app: &TestServer) {
+    for auth in ["Bearer t0ken", "bearer t0ken", "BEARER t0ken"] {
+        let request = app
+            .client
+            .post(app.url("/items"))
+            .header("authorization", auth)
+            .json(&json!({ "name": "pen" }));
+        let answer = app.send(request).await;
+        answer.assert(201, json!({ "ok": true }));
+        assert_eq!(answer.header("x-contract-middleware"), "yes");
+        assert_eq!(answer.header("x-server-middleware"), "yes");
+    }
+    // Past the check, the body is read and validated as usual.
+    let request = app
+        .client
+        .post(app.url("/items"))
+        .header("authorization", "Bearer t0ken")
+        .json(&json!({ "name": "" }));
+    assert_eq!(app.send(request).await.status, 400);
+}
+
+async fn an_api_key_goes_in_its_header_and_has_no_challenge(app: &TestServer) {
+    let answer = app.get("/reports").await;
+    answer.assert(401, json!({ "error": "Unauthorized" }));
+    assert!(answer.headers.get("www-authenticate").is_none());
+    let empty = app.client.get(app.url("/reports")).header("x-api-key", "");
+    assert_eq!(app.send(empty).await.status, 401);
+    // A bearer token is not this contract's credential.
+    let bearer = app
+        .client
+        .get(app.url("/reports"))
+        .header("authorization", "Bearer t");
+    assert_eq!(app.send(bearer).await.status, 401);
+    let keyed = app.client.get(app.url("/reports")).header("x-api-key", "k");
+    app.send(keyed).await.assert(200, json!({ "ok": true }));
+    // HEAD is the GET contract's: checked alike.
+    let head = app.send(app.client.head(app.url("/reports"))).await;
+    assert_eq!(head.status, 401);
+}
+
+async fn any_one_of_the_alternatives_is_enough(app: &TestServer) {
+    let answer = app.get("/either").await;
+    answer.assert(401, json!({ "error": "Unauthorized" }));
+    assert_eq!(answer.header("www-authenticate"), "Bearer");
+    for (name, value) in [("authorization", "Bearer t"), ("x-api-key", "k")] {
+        let request = app.client.get(app.url("/either")).header(name, value);
+        app.send(request).await.assert(200, json!({ "ok": true }));
+    }
+}
+
+async fn the_check_runs_inside_server_middleware_and_not_on_options(app: &TestServer) {
+    // Server-wide middleware wraps the check: it gets the rejection from `next` as an error.
+    let answer = app.get("/reports").await;
+    assert_eq!(answer.status, 401);
+    assert!(answer.headers.get("x-server-middleware").is_none());
+    // OPTIONS (a CORS preflight) is answered by the pipeline, without credentials.
+    let options = app
+        .send(
+            app.client
+                .request(reqwest::Method::OPTIONS, app.url("/reports")),
+        )
+        .await;
+    assert_eq!(options.status, 204);
+    let open = app.get("/open").await;
+    open.assert(200, json!({ "ok": true }));
+    assert_eq!(open.header("x-server-middleware"), "yes");
+}
+
+/// Each case on the native server and on the warp adapter, each on a fresh server.
+macro_rules! on_both_adapters {
+    ($($case:ident),* $(,)?) => {
+        mod native {
+            $(
+                #[tokio::test]
+                async fn $case() {
+                    let options = crate::support::options();
+                    let app = crate::support::native_with(super::app(), options).await;
+                    super::$case(&app).await;
+                }
+            )*
+        }
+        mod warp {
+            $(
+                #[tokio::test]
+                async fn $case() {
+                    let app = crate::support::warp_with(super::app()).await;
+                    super::$case(&app).await;
+                }
+            )*
+        }
+    };
+}
+
+on_both_adapters!(
+    a_missing_bearer_token_is_the_pipeline_401,
+    a_bearer_token_of_any_case_goes_through,
+    an_api_key_goes_in_its_header_and_has_no_challenge,
+    any_one_of_the_alternatives_is_enough,
+    the_check_runs_inside_server_middleware_and_not_on_options,
+);
