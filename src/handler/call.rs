@@ -24,10 +24,14 @@ use crate::request::{BoxFuture, CallHandler, Remote, Request, UrlCell};
 use crate::response::{EndingOnShutdown, EndsOnShutdown, Response, ResponseBody};
 use crate::validation::details_from_rules;
 
+use super::answer_size::AnswerSize;
+
 /// A function bound to its contract, with its type.
 pub(super) struct Bound<F> {
     pub(super) f: F,
     pub(super) spec: Arc<EndpointSpec>,
+    /// The size of the function's last JSON answer.
+    pub(super) answer_size: AnswerSize,
 }
 
 /// The contract's types, carried without being held.
@@ -247,7 +251,7 @@ where
                     // A constant per response type, as in `respond`.
                     return Poll::Ready(match R::FORMAT {
                         Format::EventStream => Ok(respond_streamed(spec, value, this.response)),
-                        _ => respond(spec, &value, this.response),
+                        _ => respond(spec, &value, this.response, &this.typed.bound.answer_size),
                     });
                 }
             }
@@ -260,6 +264,7 @@ pub(super) fn respond<R: Slot>(
     spec: &EndpointSpec,
     value: &R,
     parts: &ResponseParts,
+    size: &AnswerSize,
 ) -> Result<Response, Error> {
     // A constant per response type: the JSON path keeps no branch.
     if !matches!(R::FORMAT, Format::Json) {
@@ -276,11 +281,14 @@ pub(super) fn respond<R: Slot>(
         && status != StatusCode::NO_CONTENT
         && status != StatusCode::NOT_MODIFIED;
     let body = if has_body {
-        Bytes::from(serde_json::to_vec(value).map_err(|e| {
+        let mut json = size.buffer();
+        serde_json::to_writer(&mut json, value).map_err(|e| {
             Rejection::ResponseSerializationFailed
                 .error()
                 .with_source(e)
-        })?)
+        })?;
+        size.record(json.len());
+        Bytes::from(json)
     } else {
         Bytes::new()
     };

@@ -1,6 +1,7 @@
 //! Handlers: an async function bound to a contract.
 
 mod bind;
+mod answer_size;
 mod call;
 mod nest;
 
@@ -112,7 +113,11 @@ impl<P, Q, B, R, E> Handler<P, Q, B, R, E> {
         let spec = Arc::clone(endpoint.spec());
         Handler {
             endpoint,
-            func: Arc::new(Bound { f, spec }),
+            func: Arc::new(Bound {
+            f,
+            spec,
+            answer_size: Default::default(),
+        }),
             middleware,
         }
     }
@@ -194,6 +199,7 @@ impl<P: Slot, Q: Slot, B: Slot, R: Slot, E> Handler<P, Q, B, R, E> {
             self.endpoint.spec(),
             value,
             &crate::context::ResponseParts::default(),
+            &answer_size::AnswerSize::default(),
         )
     }
 }

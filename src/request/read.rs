@@ -20,10 +20,14 @@ pub(crate) fn start_bytes(
     body: Body,
     limit: usize,
 ) -> Result<BodyRead, Error> {
-    let declared = headers
-        .get(CONTENT_LENGTH)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.parse::<u64>().ok());
+    // The length the body declares: hyper's bodies (both adapters) carry their
+    // `Content-Length` as their exact size; another body's header is read.
+    let declared = http_body::Body::size_hint(&body).exact().or_else(|| {
+        headers
+            .get(CONTENT_LENGTH)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.parse::<u64>().ok())
+    });
     if declared.is_some_and(|len| len > limit as u64) {
         return Err(too_large());
     }
