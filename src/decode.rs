@@ -252,7 +252,10 @@ mod tests {
         }
 
         fn size_hint(&self) -> http_body::SizeHint {
-            self.0.map_or_else(http_body::SizeHint::default, http_body::SizeHint::with_exact)
+            self.0.map_or_else(
+                http_body::SizeHint::default,
+                http_body::SizeHint::with_exact,
+            )
         }
     }
 
@@ -263,10 +266,14 @@ mod tests {
         // by); a body that does not know its size is judged by the header.
         let mut h = headers("application/json");
         h.insert(CONTENT_LENGTH, HeaderValue::from_static("50000000"));
-        let err = body::<Item>(&h, Body::new(Unread(None)), 1024).await.unwrap_err();
+        let err = body::<Item>(&h, Body::new(Unread(None)), 1024)
+            .await
+            .unwrap_err();
         assert_eq!(err.status(), 413);
         let h = headers("application/json");
-        let err = body::<Item>(&h, Body::new(Unread(Some(2048))), 1024).await.unwrap_err();
+        let err = body::<Item>(&h, Body::new(Unread(Some(2048))), 1024)
+            .await
+            .unwrap_err();
         assert_eq!(err.status(), 413);
         let h = headers("application/json");
         let big = format!("{{\"qty\": 1, \"pad\": \"{}\"}}", "x".repeat(2048));
