@@ -7,15 +7,23 @@
 //! - `GET /todos?limit=10&offset=0&done=false` lists, paged and filtered;
 //! - `POST /todos` creates (body validated; needs `Authorization: Bearer demo-token`);
 //! - `GET /todos/:id`, `PATCH /todos/:id`, `DELETE /todos/:id` (writes need the token).
+//!
+//! The contracts (`todo/api.rs`) are plain data that the typed client shares; the server
+//! (`todo/server.rs`) binds each handler to its contract with the store as typed state
+//! (`.state(db)`) and, for writes, the auth provider (`.provide(auth)`), whose `Writer` the
+//! function receives: see `pactum::bind`.
 
 #![allow(clippy::print_stdout, reason = "a demo talks to its user")]
 
 use pactum::ServerOptions;
 
-// Shared with examples/typed_client.rs.
+// Shared with examples/typed_client.rs: the contracts, and the server side.
 #[allow(unreachable_pub, dead_code)]
 #[path = "todo/api.rs"]
 mod api;
+#[allow(unreachable_pub, dead_code)]
+#[path = "todo/server.rs"]
+mod server;
 
 const TRY_IT: &str = r#"
 Try it:
@@ -40,7 +48,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         )
         .init();
     let server = pactum::serve(
-        api::handlers(api::Db::default()),
+        server::handlers(server::Db::default()),
         ServerOptions::new().port(3000).on_listen(|port, host| {
             println!("todo API on http://{host}:{port}\n{TRY_IT}");
         }),

@@ -7,10 +7,14 @@
 //! ```
 #![allow(clippy::print_stdout, reason = "a demo talks to its user")]
 
-// The todo API of examples/todo.rs: its contracts, and its handlers for the self-contained run.
+// The todo API of examples/todo.rs: its contracts (plain data: all a client needs), and its
+// server side for the self-contained run.
 #[allow(unreachable_pub, dead_code)]
 #[path = "todo/api.rs"]
 mod api;
+#[allow(unreachable_pub, dead_code)]
+#[path = "todo/server.rs"]
+mod server;
 
 use api::{contract, ListQuery, NewTodo, TodoId, TodoPatch};
 use pactum::ServerOptions;
@@ -22,7 +26,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         Some(url) => (url, None),
         None => {
             let server = pactum::serve(
-                api::handlers(api::Db::default()),
+                server::handlers(server::Db::default()),
                 ServerOptions::new().port(0).hostname("127.0.0.1"),
             )
             .await?;
@@ -34,7 +38,8 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let reader = Client::new(base_url.as_str())?;
     let writer = Client::builder()
         .base_url(base_url.as_str())
-        .bearer_auth(api::TOKEN)
+        // Sent with the calls whose contract declares bearer auth (the writes), only.
+        .bearer_token(api::TOKEN)
         .build()?;
 
     // `.body(..)` is required by the contract: without it, `.send()` does not compile.
@@ -99,14 +104,28 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         missing.error_body().map(|body| &body.error)
     );
 
-    // The auth middleware answers 401 before the body is read.
+    // The contract says writes need a token: without one, nothing is sent.
     let anonymous = reader
         .call(&contract::delete())
         .params(TodoId { id: todo.id })
         .send()
         .await
         .expect_err("writes need the token");
-    println!("answered {:?} without a token", anonymous.status());
+    assert!(anonymous.is_missing_credential());
+    println!("refused  a write without a token, before sending");
+
+    // The server's auth (bound to the handler) answers a wrong token 401 before the body is read.
+    let intruder = Client::builder()
+        .base_url(base_url.as_str())
+        .bearer_token("not-the-token")
+        .build()?;
+    let refused = intruder
+        .call(&contract::delete())
+        .params(TodoId { id: todo.id })
+        .send()
+        .await
+        .expect_err("a wrong token is refused");
+    println!("answered {:?} to a wrong token", refused.status());
 
     writer
         .call(&contract::delete())

@@ -1,13 +1,9 @@
-//! The todo API: types, contracts and handlers, shared by `examples/todo.rs` (the server) and
-//! `examples/typed_client.rs` (the client).
+//! The todo API: its types and contracts, plain data shared by `examples/todo.rs` (the
+//! server), `examples/typed_client.rs` (the client) and `examples/sqlite-todo/`. Nothing here
+//! is server code: the store, the auth and the handlers are bound to the contracts on the
+//! server side (`server.rs`), so a client crate made of this file compiles no server.
 
-use std::collections::BTreeMap;
-use std::sync::{Arc, Mutex};
-
-use pactum::{
-    handler, middleware, route, AnyHandler, Ctx, Endpoint, HttpError, Middleware, NoBody,
-    NoContent, NoParams, NoQuery, Params,
-};
+use pactum::{route, Endpoint, NoBody, NoContent, NoParams, NoQuery, Params, Security};
 use serde::{Deserialize, Serialize};
 use validator::Validate;
 
@@ -76,11 +72,14 @@ pub mod contract {
             .expect("valid contract")
     }
 
+    /// Needs the bearer token [`TOKEN`](super::TOKEN), as the contract declares (data: the
+    /// client sends its token, OpenAPI lists it); the server checks it with the auth bound to
+    /// the handler (`server.rs`).
     pub fn create() -> Endpoint<NoParams, NoQuery, NewTodo, Todo> {
         Endpoint::post(route!("/todos"))
+            .security(Security::bearer())
             .body::<NewTodo>()
             .response::<Todo>()
-            .middleware(super::auth())
             .build()
             .expect("valid contract")
     }
@@ -93,158 +92,31 @@ pub mod contract {
             .expect("valid contract")
     }
 
+    /// Needs the bearer token [`TOKEN`](super::TOKEN), as the contract declares (data: the
+    /// client sends its token, OpenAPI lists it); the server checks it with the auth bound to
+    /// the handler (`server.rs`).
     pub fn update() -> Endpoint<TodoId, NoQuery, TodoPatch, Todo> {
         Endpoint::patch(route!("/todos/:id"))
+            .security(Security::bearer())
             .params::<TodoId>()
             .body::<TodoPatch>()
             .response::<Todo>()
-            .middleware(super::auth())
             .build()
             .expect("valid contract")
     }
 
+    /// Needs the bearer token [`TOKEN`](super::TOKEN), as the contract declares (data: the
+    /// client sends its token, OpenAPI lists it); the server checks it with the auth bound to
+    /// the handler (`server.rs`).
     pub fn delete() -> Endpoint<TodoId, NoQuery, NoBody, NoContent> {
         Endpoint::delete(route!("/todos/:id"))
+            .security(Security::bearer())
             .params::<TodoId>()
-            .middleware(super::auth())
             .build()
             .expect("valid contract")
     }
 }
 
-/// The token writes need.
+/// The token the server lets writes in with (`Authorization: Bearer demo-token`): what a
+/// client needs to know. How the server checks it is server code (`server.rs`).
 pub const TOKEN: &str = "demo-token";
-
-/// Writes need `Authorization: Bearer demo-token`; checked before the body is read.
-pub fn auth() -> Middleware {
-    middleware::from_fn(|req, next| async move {
-        let authorized = req
-            .headers()
-            .get("authorization")
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.strip_prefix("Bearer "))
-            == Some(TOKEN);
-        if !authorized {
-            return Err(HttpError::unauthorized("Unauthorized")
-                .with_www_authenticate("Bearer")
-                .into());
-        }
-        next.run(req).await
-    })
-}
-
-/// The todos and the next id.
-#[derive(Debug, Default)]
-pub struct Store {
-    todos: BTreeMap<u64, Todo>,
-    next_id: u64,
-}
-
-/// The shared in-memory store.
-pub type Db = Arc<Mutex<Store>>;
-
-fn not_found() -> pactum::Error {
-    HttpError::not_found("Todo not found").into()
-}
-
-/// Every handler of the todo API over `db`.
-pub fn handlers(db: Db) -> Vec<AnyHandler> {
-    let list = {
-        let db = db.clone();
-        handler(contract::list(), move |ctx: Ctx<NoParams, ListQuery>| {
-            let db = db.clone();
-            async move {
-                let q = ctx.query;
-                let store = db.lock().expect("store lock");
-                let matching: Vec<&Todo> = store
-                    .todos
-                    .values()
-                    .filter(|t| q.done.is_none_or(|d| t.done == d))
-                    .collect();
-                let items = matching
-                    .iter()
-                    .skip(q.offset as usize)
-                    .take(q.limit as usize)
-                    .map(|t| (*t).clone())
-                    .collect();
-                Ok(TodoPage {
-                    items,
-                    total: matching.len(),
-                })
-            }
-        })
-    };
-    let create = {
-        let db = db.clone();
-        handler(
-            contract::create(),
-            move |ctx: Ctx<NoParams, NoQuery, NewTodo>| {
-                let db = db.clone();
-                async move {
-                    let mut store = db.lock().expect("store lock");
-                    store.next_id += 1;
-                    let todo = Todo {
-                        id: store.next_id,
-                        title: ctx.body.title,
-                        done: ctx.body.done,
-                    };
-                    store.todos.insert(todo.id, todo.clone());
-                    let location = format!("/todos/{}", todo.id);
-                    ctx.response.insert_header(
-                        pactum::http::header::LOCATION,
-                        location.parse().expect("valid header"),
-                    );
-                    Ok(todo)
-                }
-            },
-        )
-    };
-    let get = {
-        let db = db.clone();
-        handler(contract::get(), move |ctx: Ctx<TodoId>| {
-            let db = db.clone();
-            async move {
-                let store = db.lock().expect("store lock");
-                store
-                    .todos
-                    .get(&ctx.params.id)
-                    .cloned()
-                    .ok_or_else(not_found)
-            }
-        })
-    };
-    let update = {
-        let db = db.clone();
-        handler(
-            contract::update(),
-            move |ctx: Ctx<TodoId, NoQuery, TodoPatch>| {
-                let db = db.clone();
-                async move {
-                    let mut store = db.lock().expect("store lock");
-                    let todo = store.todos.get_mut(&ctx.params.id).ok_or_else(not_found)?;
-                    if let Some(title) = ctx.body.title {
-                        todo.title = title;
-                    }
-                    if let Some(done) = ctx.body.done {
-                        todo.done = done;
-                    }
-                    Ok(todo.clone())
-                }
-            },
-        )
-    };
-    let delete = handler(contract::delete(), move |ctx: Ctx<TodoId>| {
-        let db = db.clone();
-        async move {
-            let removed = db.lock().expect("store lock").todos.remove(&ctx.params.id);
-            removed.map(|_| NoContent).ok_or_else(not_found)
-        }
-    });
-    vec![
-        list.into(),
-        create.into(),
-        get.into(),
-        update.into(),
-        delete.into(),
-    ]
-}

@@ -188,7 +188,9 @@ impl<P, Q, B, R, E, L> Binder<P, Q, B, R, E, L> {
     {
         let bindings = self.bindings;
         let call = move |mut ctx: Ctx<P, Q, B>| match bindings.take(&mut ctx.extensions) {
-            Ok(values) => WithValues::Running { future: f(ctx, values) },
+            Ok(values) => WithValues::Running {
+                future: f(ctx, values),
+            },
             Err(missing) => WithValues::Missing {
                 error: Some(missing.into_error()),
             },
@@ -247,9 +249,11 @@ impl<R, Fut: Future<Output = Result<R, Error>>> Future for WithValues<Fut> {
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
         match self.project() {
             WithValuesProj::Running { future } => future.poll(cx),
-            WithValuesProj::Missing { error } => Poll::Ready(Err(error.take().unwrap_or_else(
-                || HttpError::internal("`WithValues` polled after completion").into(),
-            ))),
+            WithValuesProj::Missing { error } => {
+                Poll::Ready(Err(error.take().unwrap_or_else(|| {
+                    HttpError::internal("`WithValues` polled after completion").into()
+                })))
+            }
         }
     }
 }

@@ -5,10 +5,10 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use pactum::http::StatusCode;
-use pactum::{handler, AnyHandler, Ctx, Error, HttpError, NoParams, NoQuery};
+use pactum::{bind, handler, AnyHandler, Ctx, Error, HttpError, NoParams, NoQuery};
 
 use super::{
-    bad_response, create_note, create_user, delete_user, echo, get_file, get_repo, get_user,
+    auth, bad_response, create_note, create_user, delete_user, echo, get_file, get_repo, get_user,
     health, list_users, me, openapi, panic_error, plain_error, replace_user, slow, status_error,
     trace, update_user, AuthUser, CodePath, Deleted, Echo, FilePath, Health, ListQuery, Me,
     NewNote, NewUser, Note, RepoPath, Slept, SlowQuery, Trace, TraceLog, User, UserPage, UserPatch,
@@ -203,30 +203,23 @@ pub fn handlers() -> Vec<AnyHandler> {
             |ctx: Ctx<FilePath>| async move { Ok(ctx.params) },
         )
         .into(),
-        handler(me(), |ctx: Ctx| async move {
-            let user = ctx
-                .extensions
-                .get::<AuthUser>()
-                .ok_or_else(|| HttpError::unauthorized("Unauthorized"))?;
-            Ok(Me {
-                user: user.0.clone(),
-            })
-        })
-        .into(),
-        handler(
-            create_note(),
-            |ctx: Ctx<NoParams, NoQuery, NewNote>| async move {
-                let user = ctx
-                    .extensions
-                    .get::<AuthUser>()
-                    .ok_or_else(|| HttpError::unauthorized("Unauthorized"))?;
-                Ok(Note {
-                    user: user.0.clone(),
-                    text: ctx.body.text,
-                })
-            },
-        )
-        .into(),
+        // The user arrives typed from the `auth` provider bound to the handler: no lookup, no
+        // 401 of the handler's own.
+        bind(me())
+            .provide(auth())
+            .to(|_ctx: Ctx, (user,): (AuthUser,)| async move { Ok(Me { user: user.0 }) })
+            .into(),
+        bind(create_note())
+            .provide(auth())
+            .to(
+                |ctx: Ctx<NoParams, NoQuery, NewNote>, (user,): (AuthUser,)| async move {
+                    Ok(Note {
+                        user: user.0,
+                        text: ctx.body.text,
+                    })
+                },
+            )
+            .into(),
         handler(trace(), |ctx: Ctx| async move {
             let mut trace = ctx
                 .extensions

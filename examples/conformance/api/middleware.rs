@@ -1,6 +1,7 @@
 //! The routes behind middleware (bearer auth, the order of two), and the middleware.
 
 use pactum::http::{HeaderName, HeaderValue};
+use pactum::middleware::{Provider, Request};
 use pactum::schemars::{self, JsonSchema};
 use pactum::validator::Validate;
 use pactum::{
@@ -37,7 +38,6 @@ pub fn me() -> Endpoint<NoParams, NoQuery, NoBody, Me> {
         Endpoint::get(route!("/me"))
             .response::<Me>()
             .security(Security::bearer())
-            .middleware(auth())
             .name("me")
             .summary("The authenticated user")
             .tag("auth")
@@ -51,7 +51,6 @@ pub fn create_note() -> Endpoint<NoParams, NoQuery, NewNote, Note> {
             .body::<NewNote>()
             .response::<Note>()
             .security(Security::bearer())
-            .middleware(auth())
             .name("createNote")
             .summary("Create a note as the authenticated user")
             .tag("auth")
@@ -72,34 +71,33 @@ pub fn trace() -> Endpoint<NoParams, NoQuery, NoBody, Trace> {
     )
 }
 
-/// The authenticated user, attached by [`auth`] and read by the handlers.
+/// The authenticated user, made by [`auth`] and received by the handlers of `/me` and
+/// `/me/notes`, typed.
 #[derive(Debug, Clone)]
 pub struct AuthUser(pub String);
 
-/// `Authorization: Bearer secret-token` → `AuthUser("alice")`; anything else is a 401. It runs
-/// before the body is parsed, so an unauthenticated request never has its body read.
+/// `Authorization: Bearer secret-token` → `AuthUser("alice")`; anything else is a 401. A
+/// provider bound to the handlers (`bind(me()).provide(auth())`), not to the contracts, which
+/// stay plain data: it runs before the body is parsed, so an unauthenticated request never has
+/// its body read.
 ///
 /// The contracts also declare `Security::bearer()`: the pipeline itself answers a request
 /// without a bearer token with the same 401 (`Unauthorized`, `WWW-Authenticate: Bearer`)
-/// before this middleware runs; the middleware checks the token.
-pub fn auth() -> Middleware {
-    middleware::from_fn(|mut req, next| async move {
+/// before this provider runs; the provider checks the token.
+pub fn auth() -> Provider<AuthUser> {
+    middleware::provide(|req: &Request| {
         let header = req
             .headers()
             .get("authorization")
             .and_then(|v| v.to_str().ok());
-        let token = header
-            .and_then(|v| v.strip_prefix("Bearer "))
-            .ok_or_else(|| {
-                HttpError::unauthorized("Unauthorized").with_www_authenticate("Bearer")
-            })?;
-        if token != "secret-token" {
-            return Err(HttpError::unauthorized("Invalid token")
-                .with_www_authenticate("Bearer")
-                .into());
-        }
-        req.extensions_mut().insert(AuthUser("alice".to_owned()));
-        next.run(req).await
+        let user = match header.and_then(|v| v.strip_prefix("Bearer ")) {
+            None => Err(HttpError::unauthorized("Unauthorized").with_www_authenticate("Bearer")),
+            Some("secret-token") => Ok(AuthUser("alice".to_owned())),
+            Some(_) => {
+                Err(HttpError::unauthorized("Invalid token").with_www_authenticate("Bearer"))
+            }
+        };
+        std::future::ready(user.map_err(pactum::Error::from))
     })
 }
 

@@ -8,7 +8,9 @@
 //!   in an in-memory database that lives as long as the server;
 //! - [`MIGRATOR`] (the SQL files of `migrations/`, embedded at build time) brings the schema up
 //!   to date at start; a migration already applied is not applied again;
-//! - the handlers share one [`SqlitePool`], each closure holding a clone of it;
+//! - the handlers share one [`SqlitePool`], bound to each as typed state
+//!   ([`pactum::bind`]`(..).state(pool)`), and the writes the demo's auth provider
+//!   (`.provide(auth)`, from `examples/todo/server.rs`): the contracts carry no server code;
 //! - database errors become pactum's JSON errors: a missing todo 404, a title taken 409
 //!   (the schema keeps titles unique), anything else 500 with its message kept in the log,
 //!   not in the answer.
@@ -33,7 +35,7 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use pactum::{handler, AnyHandler, Ctx, HttpError, NoContent, NoParams, NoQuery, ServerOptions};
+use pactum::{bind, AnyHandler, Ctx, HttpError, NoContent, NoParams, NoQuery, ServerOptions};
 use sqlx::migrate::{MigrateError, Migrator};
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions};
 
@@ -49,7 +51,19 @@ use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePo
 #[path = "../../todo/api.rs"]
 mod api;
 
+// The in-memory demo's server side, for its auth provider (writes need `TOKEN`); its store and
+// handlers are not used here.
+#[allow(
+    dead_code,
+    missing_docs,
+    unreachable_pub,
+    reason = "shared with examples/todo.rs, which uses the rest"
+)]
+#[path = "../../todo/server.rs"]
+mod demo_server;
+
 pub use api::{contract, ListQuery, NewTodo, Todo, TodoId, TodoPage, TodoPatch, TOKEN};
+pub use demo_server::{auth, Writer};
 
 /// The schema's migrations (`migrations/*.sql`), embedded in the binary.
 pub static MIGRATOR: Migrator = sqlx::migrate!("./migrations");
@@ -240,112 +254,98 @@ fn row_id(id: u64) -> Option<i64> {
     i64::try_from(id).ok()
 }
 
-/// Every handler of the todo API over `pool`.
+/// Every handler of the todo API over `pool`: each gets the pool as typed state, and the
+/// writes the demo's [`auth`] provider (a [`Writer`]; anything but `Bearer demo-token` is a
+/// 401 before the body is read).
 pub fn handlers(pool: SqlitePool) -> Vec<AnyHandler> {
-    let list = {
-        let pool = pool.clone();
-        handler(contract::list(), move |ctx: Ctx<NoParams, ListQuery>| {
-            let pool = pool.clone();
-            async move {
-                let q = ctx.query;
-                // One read transaction: the page and the total see the same todos.
-                let mut tx = pool.begin().await.map_err(db_error)?;
-                let total: i64 =
-                    sqlx::query_scalar("SELECT COUNT(*) FROM todos WHERE ?1 IS NULL OR done = ?1")
-                        .bind(q.done)
-                        .fetch_one(&mut *tx)
-                        .await
-                        .map_err(db_error)?;
-                let rows: Vec<TodoRow> = sqlx::query_as(
-                    "SELECT id, title, done FROM todos WHERE ?1 IS NULL OR done = ?1 \
-                     ORDER BY id LIMIT ?2 OFFSET ?3",
-                )
-                .bind(q.done)
-                .bind(q.limit)
-                .bind(q.offset)
-                .fetch_all(&mut *tx)
-                .await
-                .map_err(db_error)?;
-                tx.commit().await.map_err(db_error)?;
-                Ok(TodoPage {
-                    items: rows
-                        .into_iter()
-                        .map(Todo::try_from)
-                        .collect::<Result<_, _>>()?,
-                    total: usize::try_from(total).map_err(internal)?,
-                })
-            }
-        })
-    };
-    let create = {
-        let pool = pool.clone();
-        handler(
-            contract::create(),
-            move |ctx: Ctx<NoParams, NoQuery, NewTodo>| {
-                let pool = pool.clone();
-                async move {
-                    let row: TodoRow = sqlx::query_as(
-                        "INSERT INTO todos (title, done) VALUES (?1, ?2) RETURNING id, title, done",
-                    )
-                    .bind(&ctx.body.title)
-                    .bind(ctx.body.done)
-                    .fetch_one(&pool)
+    let auth = auth();
+    let list = bind(contract::list()).state(pool.clone()).to(
+        |ctx: Ctx<NoParams, ListQuery>, (pool,): (SqlitePool,)| async move {
+            let q = ctx.query;
+            // One read transaction: the page and the total see the same todos.
+            let mut tx = pool.begin().await.map_err(db_error)?;
+            let total: i64 =
+                sqlx::query_scalar("SELECT COUNT(*) FROM todos WHERE ?1 IS NULL OR done = ?1")
+                    .bind(q.done)
+                    .fetch_one(&mut *tx)
                     .await
                     .map_err(db_error)?;
-                    let todo = Todo::try_from(row)?;
-                    let location = format!("/todos/{}", todo.id);
-                    ctx.response.insert_header(
-                        pactum::http::header::LOCATION,
-                        location.parse().map_err(internal)?,
-                    );
-                    Ok(todo)
-                }
+            let rows: Vec<TodoRow> = sqlx::query_as(
+                "SELECT id, title, done FROM todos WHERE ?1 IS NULL OR done = ?1 \
+                 ORDER BY id LIMIT ?2 OFFSET ?3",
+            )
+            .bind(q.done)
+            .bind(q.limit)
+            .bind(q.offset)
+            .fetch_all(&mut *tx)
+            .await
+            .map_err(db_error)?;
+            tx.commit().await.map_err(db_error)?;
+            Ok(TodoPage {
+                items: rows
+                    .into_iter()
+                    .map(Todo::try_from)
+                    .collect::<Result<_, _>>()?,
+                total: usize::try_from(total).map_err(internal)?,
+            })
+        },
+    );
+    let create = bind(contract::create())
+        .state(pool.clone())
+        .provide(auth.clone())
+        .to(
+            |ctx: Ctx<NoParams, NoQuery, NewTodo>, (pool, _writer): (SqlitePool, Writer)| async move {
+                let row: TodoRow = sqlx::query_as(
+                    "INSERT INTO todos (title, done) VALUES (?1, ?2) RETURNING id, title, done",
+                )
+                .bind(&ctx.body.title)
+                .bind(ctx.body.done)
+                .fetch_one(&pool)
+                .await
+                .map_err(db_error)?;
+                let todo = Todo::try_from(row)?;
+                let location = format!("/todos/{}", todo.id);
+                ctx.response.insert_header(
+                    pactum::http::header::LOCATION,
+                    location.parse().map_err(internal)?,
+                );
+                Ok(todo)
             },
-        )
-    };
-    let get = {
-        let pool = pool.clone();
-        handler(contract::get(), move |ctx: Ctx<TodoId>| {
-            let pool = pool.clone();
-            async move {
-                let id = row_id(ctx.params.id).ok_or_else(not_found)?;
-                let row: Option<TodoRow> =
-                    sqlx::query_as("SELECT id, title, done FROM todos WHERE id = ?1")
-                        .bind(id)
-                        .fetch_optional(&pool)
-                        .await
-                        .map_err(db_error)?;
-                row.ok_or_else(not_found).and_then(Todo::try_from)
-            }
-        })
-    };
-    let update = {
-        let pool = pool.clone();
-        handler(
-            contract::update(),
-            move |ctx: Ctx<TodoId, NoQuery, TodoPatch>| {
-                let pool = pool.clone();
-                async move {
-                    let id = row_id(ctx.params.id).ok_or_else(not_found)?;
-                    // A field the patch leaves out keeps its value.
-                    let row: Option<TodoRow> = sqlx::query_as(
-                        "UPDATE todos SET title = COALESCE(?1, title), done = COALESCE(?2, done) \
-                         WHERE id = ?3 RETURNING id, title, done",
-                    )
-                    .bind(ctx.body.title)
-                    .bind(ctx.body.done)
+        );
+    let get = bind(contract::get()).state(pool.clone()).to(
+        |ctx: Ctx<TodoId>, (pool,): (SqlitePool,)| async move {
+            let id = row_id(ctx.params.id).ok_or_else(not_found)?;
+            let row: Option<TodoRow> =
+                sqlx::query_as("SELECT id, title, done FROM todos WHERE id = ?1")
                     .bind(id)
                     .fetch_optional(&pool)
                     .await
                     .map_err(db_error)?;
-                    row.ok_or_else(not_found).and_then(Todo::try_from)
-                }
+            row.ok_or_else(not_found).and_then(Todo::try_from)
+        },
+    );
+    let update = bind(contract::update())
+        .state(pool.clone())
+        .provide(auth.clone())
+        .to(
+            |ctx: Ctx<TodoId, NoQuery, TodoPatch>, (pool, _writer): (SqlitePool, Writer)| async move {
+                let id = row_id(ctx.params.id).ok_or_else(not_found)?;
+                // A field the patch leaves out keeps its value.
+                let row: Option<TodoRow> = sqlx::query_as(
+                    "UPDATE todos SET title = COALESCE(?1, title), done = COALESCE(?2, done) \
+                     WHERE id = ?3 RETURNING id, title, done",
+                )
+                .bind(ctx.body.title)
+                .bind(ctx.body.done)
+                .bind(id)
+                .fetch_optional(&pool)
+                .await
+                .map_err(db_error)?;
+                row.ok_or_else(not_found).and_then(Todo::try_from)
             },
-        )
-    };
-    let delete = handler(contract::delete(), move |ctx: Ctx<TodoId>| {
-        let pool = pool.clone();
-        async move {
+        );
+    let delete = bind(contract::delete()).state(pool).provide(auth).to(
+        |ctx: Ctx<TodoId>, (pool, _writer): (SqlitePool, Writer)| async move {
             let id = row_id(ctx.params.id).ok_or_else(not_found)?;
             let deleted = sqlx::query("DELETE FROM todos WHERE id = ?1")
                 .bind(id)
@@ -356,8 +356,8 @@ pub fn handlers(pool: SqlitePool) -> Vec<AnyHandler> {
                 return Err(not_found());
             }
             Ok(NoContent)
-        }
-    });
+        },
+    );
     vec![
         list.into(),
         create.into(),

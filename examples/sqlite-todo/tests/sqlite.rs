@@ -333,6 +333,23 @@ async fn writes_need_the_token() {
         .send()
         .await
         .expect_err("no token");
+    // The contract declares bearer auth: the client sends nothing without a token.
+    assert!(error.is_missing_credential(), "{error}");
+    // A wrong token gets to the server, whose auth (bound to the handler) answers 401.
+    let intruder = Client::builder()
+        .base_url(format!("http://{}", server.local_addr()).as_str())
+        .bearer_token("not-the-token")
+        .build()
+        .expect("a client");
+    let error = intruder
+        .call(&contract::create())
+        .body(NewTodo {
+            title: "sneaky".into(),
+            done: false,
+        })
+        .send()
+        .await
+        .expect_err("a wrong token");
     assert_eq!(error.status(), Some(StatusCode::UNAUTHORIZED));
     let page = anonymous
         .call(&contract::list())
