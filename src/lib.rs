@@ -49,7 +49,9 @@ pub use middleware::Middleware;
 /// The parts of a [`Binder`]'s type: what [`bind`] keeps of the state and providers bound to a
 /// handler. Users rarely name them; they show in the binder's type and in compiler messages.
 pub mod binder {
-    pub use crate::handler::{Append, Binder, Binding, Bindings, FromProvider, FromState};
+    pub use crate::handler::{
+        Append, Binder, Binding, Bindings, FromProvider, FromState, StateValue,
+    };
 }
 pub use pipeline::{
     AnswerMode, ErrorFormatter, IntoPipeline, Pipeline, PipelineBuilder, RequestErrorFormatter,

@@ -29,5 +29,7 @@ fn forbidden_contracts_do_not_compile() {
     t.compile_fail("tests/ui/bind_unprovided.rs");
     t.compile_fail("tests/ui/bind_wrong_order.rs");
     t.compile_fail("tests/ui/bind_seven.rs");
+    t.compile_fail("tests/ui/bind_state_not_clone.rs");
     t.pass("tests/ui/valid_chain.rs");
+    t.pass("tests/ui/bind_valid.rs");
 }

@@ -137,7 +137,7 @@ impl<P, Q, B, R, E, L> Binder<P, Q, B, R, E, L> {
     /// Wrap what must be shared (not copied) in an `Arc`.
     pub fn state<S>(self, state: S) -> Binder<P, Q, B, R, E, L::Output>
     where
-        S: Clone + Send + Sync + 'static,
+        S: StateValue,
         L: Append<FromState<S>>,
     {
         Binder {
@@ -288,6 +288,19 @@ impl NotProvided {
     }
 }
 
+/// What [`Binder::state`] binds: a value that is `Clone + Send + Sync + 'static`, cloned for
+/// each request. Implemented for every such type; here for its compiler message.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be bound as state: state must be `Clone + Send + Sync + 'static`",
+    label = "cloned for each request, from any thread",
+    note = "share it through an `Arc` (`Arc<Mutex<_>>` to change it): `.state(Arc::new(value))`"
+)]
+pub trait StateValue: Clone + Send + Sync + 'static {}
+
+// `do_not_recommend`: a type that is not `Clone` (or `Send`, `Sync`) reports the message above.
+#[diagnostic::do_not_recommend]
+impl<S: Clone + Send + Sync + 'static> StateValue for S {}
+
 /// A bound value of the application, cloned for each request: [`Binder::state`].
 pub struct FromState<S>(S);
 
@@ -322,7 +335,7 @@ pub trait Binding: sealed::Sealed + Send + Sync + 'static {
 }
 
 impl<S> sealed::Sealed for FromState<S> {}
-impl<S: Clone + Send + Sync + 'static> Binding for FromState<S> {
+impl<S: StateValue> Binding for FromState<S> {
     type Value = S;
 
     fn take(&self, _: &mut Extensions) -> Result<S, NotProvided> {
