@@ -15,9 +15,7 @@ use crate::error::{Error, NoErrors};
 use crate::middleware::Middleware;
 use crate::request::CallHandler;
 
-pub use bind::{
-    bind, Append, Binder, Binding, Bindings, FromProvider, FromState, StateValue,
-};
+pub use bind::{bind, Append, Binder, Binding, Bindings, FromProvider, FromState, StateValue};
 use call::{Bound, Call};
 pub use nest::nest;
 
