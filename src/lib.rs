@@ -1,24 +1,43 @@
 #![doc = include_str!("docs/crate.md")]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
-mod body;
-mod context;
+/// Items that exist with the `pipeline` feature (the router, handlers, middleware, the request
+/// pipeline): each gets the feature's `cfg` and, on docs.rs, its badge.
+macro_rules! cfg_pipeline {
+    ($($item:item)*) => {
+        $(
+            #[cfg(feature = "pipeline")]
+            #[cfg_attr(docsrs, doc(cfg(feature = "pipeline")))]
+            $item
+        )*
+    };
+}
+
+// The contract: compiled in every configuration. `shape`, `json_shape` and `text` read a
+// value's every shape error: the pipeline's 400 details, and the typed client's decode errors
+// (`Detail::from_json`).
 mod contract;
-mod decode;
 mod error;
-mod flat_query;
-mod handler;
 mod introspect;
 mod json_shape;
-pub mod middleware;
-mod pipeline;
-mod request;
-mod response;
 pub mod route;
 mod shape;
 mod text;
 mod upload;
 mod validation;
+
+// The pipeline: routing, parsing, handlers, middleware, answers.
+cfg_pipeline! {
+    mod body;
+    mod context;
+    mod decode;
+    mod flat_query;
+    mod handler;
+    pub mod middleware;
+    mod pipeline;
+    mod request;
+    mod response;
+}
 
 #[cfg(feature = "server")]
 mod server;
@@ -27,8 +46,10 @@ mod server;
 #[cfg_attr(docsrs, doc(cfg(feature = "openapi")))]
 pub mod openapi;
 
-pub use body::Body;
-pub use context::{Ctx, ResponseParts};
+cfg_pipeline! {
+    pub use body::Body;
+    pub use context::{Ctx, ResponseParts};
+}
 pub use contract::method;
 pub use contract::ErrorsUnset;
 pub use contract::{
@@ -37,30 +58,35 @@ pub use contract::{
     RawAnswer, RawEvent, Redirect, ResponseUnset, Security, SecurityScheme, Slot, Text,
     DEFAULT_KEEP_ALIVE,
 };
+#[cfg(feature = "pipeline")]
 #[doc(hidden)]
-pub use contract::{BodyFuture, BodyInput, BodyKind, EncodedBody};
+pub use contract::{BodyFuture, BodyInput};
+#[doc(hidden)]
+pub use contract::{BodyKind, EncodedBody};
 pub use error::{
     BoxError, ConfigError, Detail, Error, ErrorBody, HttpError, PathSegment, Rejection, RequestInfo,
 };
 pub use error::{ErrorAnswer, NoErrors, ResultExt};
-pub use handler::{bind, handler, nest, AnyHandler, Binder, Handler, HandlerFuture};
-pub use middleware::Middleware;
+cfg_pipeline! {
+    pub use handler::{bind, handler, nest, AnyHandler, Binder, Handler, HandlerFuture};
+    pub use middleware::Middleware;
 
-/// The parts of a [`Binder`]'s type: what [`bind`] keeps of the state and providers bound to a
-/// handler. Users rarely name them; they show in the binder's type and in compiler messages.
-pub mod binder {
-    pub use crate::handler::{
-        Append, Binder, Binding, Bindings, FromProvider, FromState, StateValue,
+    /// The parts of a [`Binder`]'s type: what [`bind`] keeps of the state and providers bound to a
+    /// handler. Users rarely name them; they show in the binder's type and in compiler messages.
+    pub mod binder {
+        pub use crate::handler::{
+            Append, Binder, Binding, Bindings, FromProvider, FromState, StateValue,
+        };
+    }
+    pub use pipeline::{
+        AnswerMode, ErrorFormatter, IntoPipeline, Pipeline, PipelineBuilder, RequestErrorFormatter,
+        Routed, DEFAULT_BODY_LIMIT, DEFAULT_REQUEST_TIMEOUT,
     };
+    #[doc(no_inline)]
+    pub use request::IpNet;
+    pub use request::{PeerAddr, REQUEST_ID_HEADER};
+    pub use response::{Response, ResponseBody};
 }
-pub use pipeline::{
-    AnswerMode, ErrorFormatter, IntoPipeline, Pipeline, PipelineBuilder, RequestErrorFormatter,
-    Routed, DEFAULT_BODY_LIMIT, DEFAULT_REQUEST_TIMEOUT,
-};
-#[doc(no_inline)]
-pub use request::IpNet;
-pub use request::{PeerAddr, REQUEST_ID_HEADER};
-pub use response::{Response, ResponseBody};
 pub use upload::{ByteStream, FilePart, Multipart};
 
 /// A route written as a literal, checked while compiling: `route!("/users/:id")`.

@@ -87,12 +87,15 @@ impl<'de, E: de::Error> Deserializer<'de> for Text<'de, E> {
 
 /// Names and values as a map from name to [`Text`] value, in their order: path params, or a
 /// flat query's pairs.
+// Read by the pipeline only (path params, a flat query).
+#[cfg_attr(not(feature = "pipeline"), allow(dead_code))]
 pub(crate) struct TextMap<'a, E, N = String, T = String> {
     pairs: std::slice::Iter<'a, (N, T)>,
     value: Option<&'a str>,
     error: PhantomData<E>,
 }
 
+#[cfg_attr(not(feature = "pipeline"), allow(dead_code))]
 impl<'a, E, N, T> TextMap<'a, E, N, T> {
     pub(crate) fn new(pairs: &'a [(N, T)]) -> Self {
         Self {

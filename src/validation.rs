@@ -115,6 +115,7 @@ fn display_value(value: &Value) -> String {
 }
 
 /// The detail for a serde shape error (wrong type, missing field) at `path`.
+#[cfg(feature = "pipeline")]
 pub(crate) fn detail_from_serde<E: std::fmt::Display>(
     path: &serde_path_to_error::Path,
     error: &E,

@@ -103,3 +103,102 @@ fn every_crate_carries_its_licence_files() {
         }
     }
 }
+
+/// The crates a package builds with for `features` (normal edges, as `cargo tree` prints them),
+/// each `name version` once — the count of `cargo tree -p P -e normal --prefix none | sed 's/ (.*//'
+/// | sort -u | wc -l`.
+fn crates_of(package: &str, features: &[&str]) -> BTreeSet<String> {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
+    let output = Command::new(cargo)
+        .args(["tree", "--locked", "-p", package, "-e", "normal"])
+        .args(["--prefix", "none", "--format", "{p}"])
+        .args(features)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("cargo tree runs");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8(output.stdout)
+        .expect("cargo tree prints UTF-8")
+        .lines()
+        .filter_map(|line| {
+            let mut words = line.split_whitespace();
+            Some(format!("{} {}", words.next()?, words.next()?))
+        })
+        .collect()
+}
+
+/// Whether `crates` holds any version of `name`.
+fn has(crates: &BTreeSet<String>, name: &str) -> bool {
+    crates.iter().any(|c| c.split(' ').next() == Some(name))
+}
+
+/// The server-side crates a contract-only build must not compile.
+const SERVER_SIDE: [&str; 10] = [
+    "matchit",
+    "tracing",
+    "multer",
+    "hyper",
+    "hyper-util",
+    "tokio",
+    "ipnet",
+    "rustc-hash",
+    "sync_wrapper",
+    "http-body-util",
+];
+
+#[test]
+fn a_contract_crate_compiles_no_server() {
+    let contract = crates_of("pactum", &["--no-default-features"]);
+    for name in SERVER_SIDE {
+        assert!(
+            !has(&contract, name),
+            "`pactum` without default features builds `{name}`: {contract:?}"
+        );
+    }
+    // What serde and validator (the schema library every contract type derives) bring.
+    let mut schema = crates_of("serde", &[]);
+    schema.extend(crates_of("validator", &[]));
+    let schema = schema.intersection(&contract).count();
+    let server = crates_of("pactum", &[]);
+    assert!(has(&server, "matchit") && has(&server, "hyper"));
+    // The figures the README and the crate docs quote, printed with `--nocapture`.
+    #[allow(clippy::print_stdout)]
+    {
+        println!(
+            "pactum without default features (a contract crate): {} crates, of which serde + validator {schema}",
+            contract.len()
+        );
+        println!(
+            "pactum with its default features (the native server): {} crates",
+            server.len()
+        );
+    }
+    // Beyond the schema library, a contract crate builds pactum, its macros and a handful of
+    // small crates (http, bytes, serde_json ...): a new one there needs a reason.
+    let own = contract.len() - schema;
+    assert!(
+        own <= 10,
+        "a contract crate builds {own} crates beyond serde + validator: {contract:?}"
+    );
+}
+
+#[test]
+fn a_client_without_default_features_compiles_no_pipeline() {
+    let client = crates_of("pactum-client", &["--no-default-features"]);
+    // (reqwest brings `tracing` and `ipnet` of its own.)
+    for name in ["matchit", "multer"] {
+        assert!(
+            !has(&client, name),
+            "`pactum-client` without default features builds `{name}`"
+        );
+    }
+    let in_process = crates_of("pactum-client", &[]);
+    assert!(
+        has(&in_process, "matchit"),
+        "the in-process transport is the pipeline's"
+    );
+}

@@ -3,15 +3,24 @@
 //! [`Slot`](super::Slot) behind [`Multipart`](crate::Multipart) and
 //! [`ByteStream`](crate::ByteStream).
 
+#[cfg(feature = "pipeline")]
 use std::borrow::Cow;
+#[cfg(feature = "pipeline")]
 use std::future::Future;
+#[cfg(feature = "pipeline")]
 use std::pin::Pin;
 
 use bytes::Bytes;
-use http::header::{CONTENT_LENGTH, CONTENT_TYPE};
-use http::{HeaderMap, HeaderValue};
+use http::HeaderValue;
+#[cfg(feature = "pipeline")]
+use http::{
+    header::{CONTENT_LENGTH, CONTENT_TYPE},
+    HeaderMap,
+};
 
+#[cfg(feature = "pipeline")]
 use crate::body::Body;
+#[cfg(feature = "pipeline")]
 use crate::error::Error;
 
 /// How a request body travels (see `Slot::BODY`).
@@ -28,11 +37,13 @@ pub enum BodyKind {
 }
 
 /// A body being read by a body type that is not JSON.
+#[cfg(feature = "pipeline")]
 #[doc(hidden)]
 pub type BodyFuture<T> = Pin<Box<dyn Future<Output = Result<T, Error>> + Send + 'static>>;
 
 /// What a body type that is not JSON is read from: the body, its limit, the request's
 /// `Content-Type` and `Content-Length`, and the contract's per-field limits.
+#[cfg(feature = "pipeline")]
 #[doc(hidden)]
 #[derive(Debug)]
 pub struct BodyInput {
@@ -43,6 +54,7 @@ pub struct BodyInput {
     pub(crate) field_limits: Vec<(Cow<'static, str>, usize)>,
 }
 
+#[cfg(feature = "pipeline")]
 impl BodyInput {
     pub(crate) fn new(
         headers: &HeaderMap,

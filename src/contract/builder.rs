@@ -12,6 +12,7 @@ use super::slot::{Declared, NoBody, NoContent, NoParams, NoQuery, Slot};
 use super::{Endpoint, EndpointSpec, Security, Settings};
 use crate::error::{ConfigError, ErrorAnswer, NoErrors};
 use crate::introspect::struct_fields;
+#[cfg(feature = "pipeline")]
 use crate::middleware::Middleware;
 use crate::route::{CheckParams, Dynamic, HasParams, Pattern, Route, RouteTemplate, Static};
 
@@ -218,6 +219,12 @@ impl<M, K, P, Q, B, R, E> EndpointBuilder<M, K, P, Q, B, R, E> {
     }
 
     /// Appends a middleware. The first added is the outermost.
+    ///
+    /// Needs the `pipeline` feature: a contract crate shared with clients leaves it out and
+    /// binds middleware to the handler on the server instead
+    /// ([`bind`](crate::bind)`(endpoint).middleware(..)`).
+    #[cfg(feature = "pipeline")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "pipeline")))]
     pub fn middleware(mut self, middleware: Middleware) -> Self {
         self.settings.middleware.push(middleware);
         self

@@ -6,8 +6,10 @@ use std::any::{type_name, TypeId};
 use http::StatusCode;
 
 use super::builder::EndpointBuilder;
-use super::{Endpoint, EndpointSpec};
-use crate::error::{ConfigError, Error, ErrorAnswer, NoErrors};
+use super::Endpoint;
+use crate::error::{ConfigError, ErrorAnswer, NoErrors};
+#[cfg(feature = "pipeline")]
+use {super::EndpointSpec, crate::error::Error};
 
 /// The errors slot is still empty.
 #[diagnostic::on_unimplemented(
@@ -106,6 +108,7 @@ impl<P, Q, B, R, E> Endpoint<P, Q, B, R, E> {
 pub(crate) struct DeclaredErrors {
     pub(crate) statuses: &'static [StatusCode],
     /// Turns a handler's error into the declared answer when it is one.
+    #[cfg(feature = "pipeline")]
     recognise: fn(Error) -> Error,
 }
 
@@ -129,11 +132,13 @@ impl DeclaredErrors {
         }
         Ok(Some(Self {
             statuses: E::STATUSES,
+            #[cfg(feature = "pipeline")]
             recognise: Error::recognise::<E>,
         }))
     }
 }
 
+#[cfg(feature = "pipeline")]
 impl EndpointSpec {
     /// A handler's error, as the contract answers it: its declared error when it is one
     /// (only ever called on the error path).

@@ -4,17 +4,18 @@
 use std::fmt;
 use std::marker::PhantomData;
 use std::pin::Pin;
+use std::sync::{Mutex, PoisonError};
 use std::task::{Context, Poll};
 use std::time::Duration;
 
 use futures_core::Stream;
 use serde::de::{self, Deserialize, Deserializer};
 use serde::ser::{self, Serialize, Serializer};
-use sync_wrapper::SyncWrapper;
 use validator::ValidationErrors;
 
 use super::slot::{Declared, Format, RawAnswer, Slot};
 use crate::error::BoxError;
+#[cfg(feature = "pipeline")]
 use crate::response::ResponseBody;
 
 /// How long a stream stays silent before the server writes a keep-alive comment, unless set
@@ -132,8 +133,9 @@ type Item<T> = Result<Event<T>, BoxError>;
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub struct Events<T> {
-    /// `SyncWrapper`: a contract's types are `Sync`; the stream is only polled through `&mut`.
-    events: SyncWrapper<Pin<Box<dyn Stream<Item = Item<T>> + Send>>>,
+    /// In a `Mutex` so that the type is `Sync`, as a contract's types are; the stream is only
+    /// polled through `&mut` (`Mutex::get_mut`), so the lock is never taken.
+    events: Mutex<Pin<Box<dyn Stream<Item = Item<T>> + Send>>>,
     keep_alive: Option<Duration>,
 }
 
@@ -164,7 +166,7 @@ impl<T: Send + 'static> Events<T> {
 
     fn from_results<S: Stream<Item = Item<T>> + Send + 'static>(stream: S) -> Self {
         Self {
-            events: SyncWrapper::new(Box::pin(stream)),
+            events: Mutex::new(Box::pin(stream)),
             keep_alive: Some(DEFAULT_KEEP_ALIVE),
         }
     }
@@ -190,7 +192,12 @@ impl<T> Stream for Events<T> {
     type Item = Item<T>;
 
     fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Item<T>>> {
-        self.events.get_mut().as_mut().poll_next(cx)
+        // Never locked, so never poisoned; `into_inner` keeps the stream either way.
+        let events = self
+            .events
+            .get_mut()
+            .unwrap_or_else(PoisonError::into_inner);
+        events.as_mut().poll_next(cx)
     }
 }
 
@@ -269,11 +276,13 @@ impl<T: Slot> Slot for Events<T> {
         Ok(())
     }
 
+    #[cfg(feature = "pipeline")]
     fn into_streamed(self) -> Option<ResponseBody> {
-        Some(super::events_body::encode(
-            self.events.into_inner(),
-            self.keep_alive,
-        ))
+        let events = self
+            .events
+            .into_inner()
+            .unwrap_or_else(PoisonError::into_inner);
+        Some(super::events_body::encode(events, self.keep_alive))
     }
 
     fn from_raw(raw: RawAnswer) -> Result<Self, String> {

@@ -5,6 +5,7 @@ mod body_kind;
 mod builder;
 mod errors;
 mod events;
+#[cfg(feature = "pipeline")]
 mod events_body;
 pub mod method;
 mod security;
@@ -19,7 +20,9 @@ use std::sync::Arc;
 use http::{Method, StatusCode};
 
 pub use answer::{Binary, Redirect, Text};
-pub use body_kind::{BodyFuture, BodyInput, BodyKind, EncodedBody};
+#[cfg(feature = "pipeline")]
+pub use body_kind::{BodyFuture, BodyInput};
+pub use body_kind::{BodyKind, EncodedBody};
 pub use builder::{BodyUnset, EndpointBuilder, ParamsFit, ParamsUnset, QueryUnset, ResponseUnset};
 pub use errors::ErrorsUnset;
 pub use events::{Event, EventSource, Events, RawEvent, DEFAULT_KEEP_ALIVE};
@@ -29,9 +32,11 @@ pub use slot::{
 };
 
 use crate::error::{Error, HttpError, NoErrors};
+#[cfg(feature = "pipeline")]
 use crate::middleware::Middleware;
 use crate::route::RouteTemplate;
 
+#[cfg(feature = "pipeline")]
 pub(crate) use security::required as security_check;
 pub(crate) use settings::Settings;
 
@@ -181,6 +186,8 @@ impl<P, Q, B, R, E> Endpoint<P, Q, B, R, E> {
     }
 
     /// The contract's middleware, outermost first.
+    #[cfg(feature = "pipeline")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "pipeline")))]
     pub fn middleware(&self) -> &[Middleware] {
         &self.spec.settings.middleware
     }

@@ -177,6 +177,7 @@ impl Security {
 /// carries none of the credentials; `None` for a contract that requires none.
 ///
 /// [`Rejection::Unauthorized`]: crate::Rejection::Unauthorized
+#[cfg(feature = "pipeline")]
 pub(crate) fn required(security: &[Security]) -> Option<crate::Middleware> {
     if security.is_empty() {
         return None;

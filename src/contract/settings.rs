@@ -6,12 +6,14 @@ use std::borrow::Cow;
 use http::StatusCode;
 
 use super::Security;
+#[cfg(feature = "pipeline")]
 use crate::middleware::Middleware;
 
 /// What a contract may set beyond its method, route and types.
 #[derive(Debug, Default, Clone)]
 pub(crate) struct Settings {
     /// Outermost first.
+    #[cfg(feature = "pipeline")]
     pub(crate) middleware: Vec<Middleware>,
     /// Overrides the pipeline's body limit.
     pub(crate) body_limit: Option<usize>,

@@ -8,9 +8,12 @@ use serde::ser::{Serialize, Serializer};
 use validator::{Validate, ValidationErrors};
 
 use super::events::EventSource;
+#[cfg(feature = "pipeline")]
 use crate::response::ResponseBody;
 
-use super::body_kind::{BodyFuture, BodyInput, BodyKind, EncodedBody};
+#[cfg(feature = "pipeline")]
+use super::body_kind::{BodyFuture, BodyInput};
+use super::body_kind::{BodyKind, EncodedBody};
 
 mod sealed {
     pub trait Sealed {}
@@ -106,6 +109,7 @@ pub trait Slot: Serialize + DeserializeOwned + Send + Sync + 'static {
 
     /// The streamed body of a [`Format::EventStream`] answer (never called for another).
     #[doc(hidden)]
+    #[cfg(feature = "pipeline")]
     fn into_streamed(self) -> Option<ResponseBody> {
         None
     }
@@ -130,6 +134,7 @@ pub trait Slot: Serialize + DeserializeOwned + Send + Sync + 'static {
 
     /// Reads a request body that is not JSON (never called for [`BodyKind::Json`]).
     #[doc(hidden)]
+    #[cfg(feature = "pipeline")]
     fn read_body(input: BodyInput) -> BodyFuture<Self> {
         drop(input);
         Box::pin(std::future::ready(Err(crate::error::HttpError::internal(

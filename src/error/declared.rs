@@ -4,6 +4,7 @@
 use std::fmt;
 
 use bytes::Bytes;
+#[cfg(feature = "pipeline")]
 use http::header::{HeaderValue, CONTENT_TYPE};
 use http::StatusCode;
 use serde::de::{DeserializeOwned, Deserializer, Error as _};
@@ -12,6 +13,7 @@ use serde::{Deserialize, Serialize, Serializer};
 use super::body::ErrorBody;
 use super::rejection::Rejection;
 use super::{BoxError, Error};
+#[cfg(feature = "pipeline")]
 use crate::response::Response;
 
 /// The error answers a contract declares with
@@ -178,6 +180,7 @@ pub(super) struct DeclaredAnswer {
 
 impl DeclaredAnswer {
     /// The answer: the status, `Content-Type: application/json`, the body.
+    #[cfg(feature = "pipeline")]
     pub(super) fn to_response(&self) -> Response {
         // `into`: whatever body type `Response` has, it is made from `Bytes`.
         #[allow(clippy::useless_conversion)]
@@ -231,6 +234,7 @@ impl Error {
     /// ```
     pub fn declared<E: ErrorAnswer>(error: E) -> Self {
         let status = error.status();
+        #[cfg(feature = "pipeline")]
         if !E::STATUSES.contains(&status) {
             tracing::warn!(
                 %status,
@@ -253,6 +257,7 @@ impl Error {
 
     /// The same error, answered as `E` when it is one (what a handler of a contract that
     /// declares `E` returned with `?`).
+    #[cfg(feature = "pipeline")]
     pub(crate) fn recognise<E: ErrorAnswer>(self) -> Self {
         match self.into_other() {
             Ok(other) => match other.downcast::<E>() {

@@ -150,6 +150,7 @@ impl HttpError {
         match HeaderValue::from_str(challenge) {
             Ok(value) => self.with_header(WWW_AUTHENTICATE, value),
             Err(_) => {
+                #[cfg(feature = "pipeline")]
                 tracing::warn!(challenge, "invalid WWW-Authenticate value dropped");
                 self
             }

@@ -11,6 +11,7 @@ mod request_info;
 
 use std::fmt;
 
+#[cfg(feature = "pipeline")]
 use http::header::{HeaderValue, CONTENT_TYPE};
 use http::StatusCode;
 
@@ -24,6 +25,7 @@ pub use request_info::RequestInfo;
 
 use declared::DeclaredAnswer;
 
+#[cfg(feature = "pipeline")]
 use crate::response::{Response, ResponseBody};
 
 /// A boxed error that can cross threads.
@@ -53,7 +55,8 @@ pub type BoxError = Box<dyn std::error::Error + Send + Sync + 'static>;
 /// ```
 pub struct Error {
     inner: Box<Inner>,
-    /// The request it answers, kept when the error formatter asks for it.
+    /// The request it answers, kept when the error formatter asks for it (by the pipeline).
+    #[cfg_attr(not(feature = "pipeline"), allow(dead_code))]
     request: Option<Box<RequestInfo>>,
 }
 
@@ -84,6 +87,7 @@ impl Error {
     }
 
     /// The boxed error of a plain (not HTTP, not declared) error, or the error back.
+    #[cfg(feature = "pipeline")]
     fn into_other(self) -> Result<BoxError, Self> {
         match *self.inner {
             Inner::Other(other) => Ok(other),
@@ -96,11 +100,13 @@ impl Error {
 
     /// The request this error answers, when the pipeline kept it (it does when an
     /// [`error_formatter_with`](crate::PipelineBuilder::error_formatter_with) is set).
+    #[cfg(feature = "pipeline")]
     pub(crate) fn request(&self) -> Option<&RequestInfo> {
         self.request.as_deref()
     }
 
     /// This error, answering `request`.
+    #[cfg(feature = "pipeline")]
     pub(crate) fn for_request(mut self, request: Box<RequestInfo>) -> Self {
         self.request = Some(request);
         self
@@ -108,6 +114,7 @@ impl Error {
 
     /// `true` for a plain error (not an [`HttpError`], not declared): answered 500 with its
     /// message.
+    #[cfg(feature = "pipeline")]
     pub(crate) fn is_plain(&self) -> bool {
         matches!(&*self.inner, Inner::Other(_))
     }
@@ -167,6 +174,8 @@ impl Error {
 
     /// The built-in error answer: the status, the error's headers, and the JSON [`ErrorBody`];
     /// a declared error's own status and JSON body.
+    #[cfg(feature = "pipeline")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "pipeline")))]
     pub fn to_response(&self) -> Response {
         if let Inner::Declared(declared) = &*self.inner {
             return declared.to_response();
@@ -185,6 +194,7 @@ impl Error {
     }
 
     /// Logs the error at a level that fits its status, with its source chain.
+    #[cfg(feature = "pipeline")]
     pub(crate) fn log(&self) {
         let status = self.status().as_u16();
         let chain = SourceChain(self);
@@ -248,8 +258,10 @@ impl fmt::Display for Error {
 }
 
 /// Displays an error and its sources, `outer: inner: innermost`.
+#[cfg(feature = "pipeline")]
 struct SourceChain<'a>(&'a Error);
 
+#[cfg(feature = "pipeline")]
 impl fmt::Display for SourceChain<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut current: Option<&(dyn std::error::Error + 'static)> = Some(self.0.as_dyn());

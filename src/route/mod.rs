@@ -148,6 +148,7 @@ impl RouteTemplate {
     ///
     /// [`ConfigError::InvalidRoute`] when `prefix` does not start with `/`, ends with `/`, has
     /// an empty segment, or holds a `:name` or `*name` segment (a prefix is literal).
+    #[cfg(feature = "pipeline")]
     pub(crate) fn prefixed(&self, prefix: &str) -> Result<Self, ConfigError> {
         let invalid = |reason: &str| ConfigError::InvalidRoute {
             route: format!("{prefix}{}", self.raw),
@@ -197,6 +198,7 @@ impl RouteTemplate {
     }
 
     /// The route ends in a catch-all whose segments are checked.
+    #[cfg(feature = "pipeline")]
     pub(crate) fn checks_tail(&self) -> bool {
         self.kind == RouteKind::Dynamic && !self.allows_dot_segments()
     }
@@ -215,6 +217,7 @@ impl RouteTemplate {
     }
 
     /// The route in the radix tree's syntax (`/users/{id}`, `/files/{*path}`).
+    #[cfg(feature = "pipeline")]
     pub(crate) fn to_matcher_syntax(&self) -> String {
         let mut out = String::with_capacity(self.raw.len() + 4);
         for segment in &self.segments {

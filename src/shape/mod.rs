@@ -72,6 +72,7 @@ impl Detail {
 /// rules can then be checked on the fields that did parse).
 pub(crate) struct Collected<T> {
     pub(crate) details: Vec<Detail>,
+    #[cfg_attr(not(feature = "pipeline"), allow(dead_code))]
     pub(crate) value: Option<T>,
 }
 

@@ -7,21 +7,12 @@
 use std::collections::HashMap;
 use std::marker::PhantomData;
 
-use bytes::Bytes;
 use serde::de::{self, DeserializeSeed, Deserializer, IntoDeserializer, MapAccess, Visitor};
 use serde::forward_to_deserialize_any;
 
 use super::file::FILE_PART;
+pub(crate) use super::Part;
 use crate::text::Text;
-
-/// One part of a form, read whole.
-#[derive(Debug)]
-pub(crate) struct Part {
-    pub(crate) name: String,
-    pub(crate) filename: Option<String>,
-    pub(crate) content_type: Option<String>,
-    pub(crate) data: Bytes,
-}
 
 /// The form as a map from field name to its parts, names in the order they first came.
 pub(crate) struct FormMap<'a, E> {

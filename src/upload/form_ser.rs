@@ -9,7 +9,7 @@ use bytes::{BufMut, BytesMut};
 use http::HeaderValue;
 use serde::ser::{self, Impossible, Serialize};
 
-use super::form_de::Part;
+use super::Part;
 use crate::contract::EncodedBody;
 
 /// Why a value cannot be written as a form.

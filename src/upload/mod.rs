@@ -4,6 +4,7 @@
 //! keeps its own path.
 
 mod file;
+#[cfg(feature = "pipeline")]
 mod form_de;
 mod form_ser;
 mod multipart;
@@ -11,37 +12,52 @@ mod multipart;
 mod schema;
 mod stream;
 
-use std::pin::Pin;
-use std::task::{Context, Poll};
-
-use bytes::Bytes;
-use futures_core::Stream;
-use http_body::Body as _;
-
 pub use file::FilePart;
 pub use multipart::Multipart;
 pub use stream::ByteStream;
 
-use crate::body::Body;
-use crate::error::{BoxError, Error, Rejection};
+/// One part of a form, read whole (by the pipeline) or written (by the typed client).
+#[derive(Debug)]
+pub(crate) struct Part {
+    pub(crate) name: String,
+    pub(crate) filename: Option<String>,
+    pub(crate) content_type: Option<String>,
+    pub(crate) data: bytes::Bytes,
+}
 
+#[cfg(feature = "pipeline")]
+use {
+    crate::body::Body,
+    crate::error::{BoxError, Error, Rejection},
+    bytes::Bytes,
+    futures_core::Stream,
+    http_body::Body as _,
+    std::pin::Pin,
+    std::task::{Context, Poll},
+};
+
+#[cfg(feature = "pipeline")]
 /// 413 `Payload too large`.
 fn content_too_large() -> Error {
     Rejection::PayloadTooLarge.error().into()
 }
 
+#[cfg(feature = "pipeline")]
 /// A `Content-Type`'s type and subtype, without its parameters.
 fn media_essence(content_type: &str) -> &str {
     content_type.split(';').next().unwrap_or_default().trim()
 }
 
+#[cfg(feature = "pipeline")]
 /// The data of a body as a stream of chunks (trailers skipped), for multer.
 fn data_stream(body: Body) -> DataStream {
     DataStream(body)
 }
 
+#[cfg(feature = "pipeline")]
 struct DataStream(Body);
 
+#[cfg(feature = "pipeline")]
 impl Stream for DataStream {
     type Item = Result<Bytes, BoxError>;
 
@@ -59,5 +75,5 @@ impl Stream for DataStream {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "pipeline"))]
 mod tests;

@@ -5,18 +5,21 @@ use std::borrow::Cow;
 use std::fmt;
 use std::ops::{Deref, DerefMut};
 
+#[cfg(feature = "pipeline")]
 use bytes::{Bytes, BytesMut};
 use serde::de::{Deserialize, Deserializer};
 use serde::ser::{Serialize, Serializer};
 use validator::ValidationErrors;
 
-use super::form_de::{FormMap, Part};
-use super::{content_too_large, data_stream, media_essence};
-use crate::contract::{
-    BodyFuture, BodyInput, BodyKind, Declared, EncodedBody, Endpoint, EndpointBuilder, Slot,
+use crate::contract::{BodyKind, Declared, EncodedBody, Endpoint, EndpointBuilder, Slot};
+#[cfg(feature = "pipeline")]
+use {
+    super::form_de::{FormMap, Part},
+    super::{content_too_large, data_stream, media_essence},
+    crate::contract::{BodyFuture, BodyInput},
+    crate::decode::{shape_errors, validated},
+    crate::error::{Detail, Error, HttpError, Rejection},
 };
-use crate::decode::{shape_errors, validated};
-use crate::error::{Detail, Error, HttpError, Rejection};
 
 /// A `multipart/form-data` request body whose fields make a `T`: `.body::<Multipart<T>>()`.
 ///
@@ -115,6 +118,7 @@ impl<T: Slot> Slot for Multipart<T> {
         self.0.check()
     }
 
+    #[cfg(feature = "pipeline")]
     fn read_body(input: BodyInput) -> BodyFuture<Self> {
         Box::pin(async move {
             let parts = read_parts(input).await?;
@@ -153,6 +157,7 @@ impl<P, Q, T, R, E> Endpoint<P, Q, Multipart<T>, R, E> {
     }
 }
 
+#[cfg(feature = "pipeline")]
 /// Reads every part of a `multipart/form-data` body, within the limits.
 pub(crate) async fn read_parts(input: BodyInput) -> Result<Vec<Part>, Error> {
     let content_type = input
@@ -198,6 +203,7 @@ pub(crate) async fn read_parts(input: BodyInput) -> Result<Vec<Part>, Error> {
     Ok(parts)
 }
 
+#[cfg(feature = "pipeline")]
 /// A field's content: one chunk as it came, or several copied into one buffer.
 #[derive(Default)]
 enum Chunks {
@@ -207,6 +213,7 @@ enum Chunks {
     Many(BytesMut),
 }
 
+#[cfg(feature = "pipeline")]
 impl Chunks {
     fn push(&mut self, chunk: Bytes) {
         *self = match std::mem::take(self) {
@@ -233,6 +240,7 @@ impl Chunks {
     }
 }
 
+#[cfg(feature = "pipeline")]
 /// The parts read as a `T`, validated: 400 `Validation failed` with a detail per field.
 pub(crate) fn parse<T: Slot>(parts: &[Part]) -> Result<T, Error> {
     type E = serde::de::value::Error;
@@ -246,6 +254,7 @@ pub(crate) fn parse<T: Slot>(parts: &[Part]) -> Result<T, Error> {
     ))
 }
 
+#[cfg(feature = "pipeline")]
 /// What multer's error means for the client: 413 for a field or body over its limit (the
 /// field named), 400 `Failed to read request body` when the body stream failed, else 400
 /// `Invalid multipart body` with multer's message.
@@ -281,6 +290,7 @@ fn malformed(error: multer::Error) -> Error {
     }
 }
 
+#[cfg(feature = "pipeline")]
 /// 400 `Invalid multipart body`, with one detail.
 fn invalid(detail: Detail) -> Error {
     let error: HttpError = Rejection::InvalidMultipart.error();

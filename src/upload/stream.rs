@@ -2,22 +2,28 @@
 
 use std::fmt;
 use std::pin::Pin;
-use std::sync::Mutex;
-use std::task::{ready, Context, Poll};
+use std::task::{Context, Poll};
 
 use bytes::Bytes;
 use futures_core::Stream;
 use http::HeaderValue;
-use http_body::Body as _;
-use http_body_util::{LengthLimitError, Limited};
 use serde::de::{Deserialize, Deserializer, Error as _};
 use serde::ser::{Error as _, Serialize, Serializer};
 use validator::ValidationErrors;
 
-use super::content_too_large;
-use crate::body::Body;
-use crate::contract::{BodyFuture, BodyInput, BodyKind, Declared, EncodedBody, Slot};
-use crate::error::{Error, Rejection};
+use crate::contract::{BodyKind, Declared, EncodedBody, Slot};
+use crate::error::Error;
+#[cfg(feature = "pipeline")]
+use {
+    super::content_too_large,
+    crate::body::Body,
+    crate::contract::{BodyFuture, BodyInput},
+    crate::error::Rejection,
+    http_body::Body as _,
+    http_body_util::{LengthLimitError, Limited},
+    std::sync::Mutex,
+    std::task::ready,
+};
 
 /// A request body read as it arrives, for uploads too large to hold:
 /// `.body::<ByteStream>()`. A [`Stream`] of `Result<Bytes, pactum::Error>` chunks.
@@ -54,7 +60,9 @@ use crate::error::{Error, Rejection};
 /// ```
 pub struct ByteStream {
     /// `Mutex`: `Sync` (a contract's slot types are) without asking it of the body, which is
-    /// only ever polled through `&mut` (`get_mut`, no locking).
+    /// only ever polled through `&mut` (`get_mut`, no locking). Without the `pipeline`
+    /// feature there is no request body: the stream is the bytes it was made from.
+    #[cfg(feature = "pipeline")]
     body: Mutex<Limited<Body>>,
     /// The bytes it was made from, if any: what the typed client sends.
     whole: Option<Bytes>,
@@ -63,6 +71,7 @@ pub struct ByteStream {
 
 impl ByteStream {
     /// The stream of a request body, within `limit` bytes.
+    #[cfg(feature = "pipeline")]
     pub(crate) fn limited(body: Body, limit: usize) -> Self {
         Self {
             body: Mutex::new(Limited::new(body, limit)),
@@ -73,6 +82,8 @@ impl ByteStream {
 
     /// A stream of any body (no limit), e.g. for calling a handler directly. The typed client
     /// cannot send it: make the stream [`from`](ByteStream::from) bytes for that.
+    #[cfg(feature = "pipeline")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "pipeline")))]
     pub fn new(body: Body) -> Self {
         Self::limited(body, usize::MAX)
     }
@@ -105,7 +116,13 @@ impl<B: Into<Bytes>> From<B> for ByteStream {
     /// A stream of these bytes, in one chunk; the typed client can send it.
     fn from(bytes: B) -> Self {
         let bytes = bytes.into();
+        #[cfg(feature = "pipeline")]
         let mut stream = Self::new(Body::from(bytes.clone()));
+        #[cfg(not(feature = "pipeline"))]
+        let mut stream = Self {
+            whole: None,
+            done: false,
+        };
         stream.whole = Some(bytes);
         stream
     }
@@ -122,6 +139,18 @@ impl fmt::Debug for ByteStream {
 impl Stream for ByteStream {
     type Item = Result<Bytes, Error>;
 
+    #[cfg(not(feature = "pipeline"))]
+    fn poll_next(self: Pin<&mut Self>, _: &mut Context<'_>) -> Poll<Option<Self::Item>> {
+        // The bytes it was made from, in one chunk.
+        let this = self.get_mut();
+        if this.done {
+            return Poll::Ready(None);
+        }
+        this.done = true;
+        Poll::Ready(this.whole.clone().filter(|b| !b.is_empty()).map(Ok))
+    }
+
+    #[cfg(feature = "pipeline")]
     fn poll_next(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
         let this = self.get_mut();
         if this.done {
@@ -184,6 +213,7 @@ impl Slot for ByteStream {
         Ok(())
     }
 
+    #[cfg(feature = "pipeline")]
     fn read_body(input: BodyInput) -> BodyFuture<Self> {
         let read = if input
             .content_length

@@ -7,12 +7,15 @@ use std::time::Duration;
 
 use http::header::{HeaderName, HeaderValue, AUTHORIZATION};
 use http::HeaderMap;
+#[cfg(feature = "in-process")]
 use pactum::Pipeline;
 #[cfg(feature = "rustls")]
 use rustls::pki_types::CertificateDer;
 use url::Url;
 
-use crate::client::{Client, Inner, Transport, DEFAULT_TIMEOUT, IN_PROCESS_BASE};
+#[cfg(feature = "in-process")]
+use crate::client::IN_PROCESS_BASE;
+use crate::client::{Client, Inner, Transport, DEFAULT_TIMEOUT};
 use crate::credentials::Credentials;
 use crate::error::Error;
 #[cfg(feature = "rustls")]
@@ -67,6 +70,7 @@ impl Client {
 #[must_use = "call `.build()` to get the client"]
 pub struct ClientBuilder {
     base: Option<Result<Url, Error>>,
+    #[cfg(feature = "in-process")]
     pipeline: Option<Pipeline>,
     reqwest: Option<reqwest::Client>,
     headers: HeaderMap,
@@ -90,7 +94,7 @@ impl fmt::Debug for ClientBuilder {
                     .and_then(|b| b.as_ref().ok())
                     .map(Url::as_str),
             )
-            .field("in_process", &self.pipeline.is_some())
+            .field("in_process", &self.is_in_process())
             .field("custom_reqwest_client", &self.reqwest.is_some())
             .field("default_headers", &self.headers)
             .field("credentials", &self.credentials)
@@ -112,6 +116,7 @@ impl ClientBuilder {
     pub fn new() -> Self {
         Self {
             base: None,
+            #[cfg(feature = "in-process")]
             pipeline: None,
             reqwest: None,
             headers: HeaderMap::new(),
@@ -134,6 +139,8 @@ impl ClientBuilder {
     /// Calls `pipeline` in-process instead of sending requests over HTTP: see
     /// [`Client::in_process`]. The base URL then only sets the `Host` header, the scheme and a
     /// path prefix that the pipeline's routes must include.
+    #[cfg(feature = "in-process")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "in-process")))]
     pub fn in_process(mut self, pipeline: Pipeline) -> Self {
         self.pipeline = Some(pipeline);
         self
@@ -290,6 +297,13 @@ impl ClientBuilder {
         self
     }
 
+    fn is_in_process(&self) -> bool {
+        #[cfg(feature = "in-process")]
+        return self.pipeline.is_some();
+        #[cfg(not(feature = "in-process"))]
+        false
+    }
+
     fn fail(&mut self, error: Error) {
         if self.error.is_none() {
             self.error = Some(error);
@@ -308,7 +322,14 @@ impl ClientBuilder {
             return Err(error);
         }
         let base = self.base.transpose()?;
-        let (base, transport) = match (self.pipeline, base) {
+        #[cfg(feature = "in-process")]
+        let pipeline = self.pipeline;
+        #[cfg(not(feature = "in-process"))]
+        let pipeline: Option<std::convert::Infallible> = None;
+        let (base, transport) = match (pipeline, base) {
+            #[cfg(not(feature = "in-process"))]
+            (Some(never), _) => match never {},
+            #[cfg(feature = "in-process")]
             (Some(pipeline), base) => {
                 if self.reqwest.is_some() || self.configure.is_some() || !self.roots.is_empty() {
                     return Err(Error::builder(

@@ -8,12 +8,15 @@ use std::time::Duration;
 
 use http::header::{HeaderValue, ACCEPT, CONTENT_TYPE, USER_AGENT};
 use http::HeaderMap;
+#[cfg(feature = "in-process")]
 use pactum::Pipeline;
 use url::Url;
 
 use crate::credentials::Credentials;
 use crate::error::Error;
-use crate::transport::{send_http, send_in_process, Prepared, Received};
+#[cfg(feature = "in-process")]
+use crate::transport::send_in_process;
+use crate::transport::{send_http, Prepared, Received};
 
 /// The timeout of a call when none is set: 30 seconds, from sending the request to the end of
 /// the response body. reqwest itself has no timeout; a call that never ends is rarely what a
@@ -22,6 +25,7 @@ use crate::transport::{send_http, send_in_process, Prepared, Received};
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// The base URL of a client made by [`Client::in_process`].
+#[cfg(feature = "in-process")]
 pub(crate) const IN_PROCESS_BASE: &str = "http://localhost/";
 
 /// A typed client for pactum contracts. Cheap to clone (one `Arc`), `Send + Sync`.
@@ -52,6 +56,7 @@ pub(crate) struct Inner {
 
 pub(crate) enum Transport {
     Http(reqwest::Client),
+    #[cfg(feature = "in-process")]
     InProcess(Pipeline),
 }
 
@@ -59,6 +64,7 @@ impl fmt::Debug for Client {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let transport = match &self.inner.transport {
             Transport::Http(_) => "http",
+            #[cfg(feature = "in-process")]
             Transport::InProcess(_) => "in-process",
         };
         f.debug_struct("Client")
@@ -97,6 +103,8 @@ impl Client {
     /// # })?;
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
+    #[cfg(feature = "in-process")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "in-process")))]
     pub fn in_process(pipeline: Pipeline) -> Self {
         Self {
             inner: Arc::new(Inner {
@@ -116,7 +124,10 @@ impl Client {
 
     /// `true` when calls run in-process, through a [`Pipeline`].
     pub fn is_in_process(&self) -> bool {
-        matches!(self.inner.transport, Transport::InProcess(_))
+        #[cfg(feature = "in-process")]
+        return matches!(self.inner.transport, Transport::InProcess(_));
+        #[cfg(not(feature = "in-process"))]
+        false
     }
 
     /// The timeout of each call, `None` when calls may take forever.
@@ -159,6 +170,7 @@ impl Client {
                 )
                 .await
             }
+            #[cfg(feature = "in-process")]
             Transport::InProcess(pipeline) => {
                 send_in_process(
                     pipeline,

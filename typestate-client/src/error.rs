@@ -140,6 +140,8 @@ impl Error {
         error
     }
 
+    /// A timeout of an in-process call (reqwest reports its own).
+    #[cfg(feature = "in-process")]
     pub(crate) fn timeout() -> Self {
         Self::new(Kind::Timeout).with_source(Elapsed)
     }
@@ -341,15 +343,18 @@ impl<E: fmt::Debug + fmt::Display> StdError for Error<E> {
 }
 
 /// The source of a timeout in in-process mode.
+#[cfg(feature = "in-process")]
 #[derive(Debug)]
 struct Elapsed;
 
+#[cfg(feature = "in-process")]
 impl fmt::Display for Elapsed {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("deadline elapsed")
     }
 }
 
+#[cfg(feature = "in-process")]
 impl StdError for Elapsed {}
 
 /// Converts a header name and value, or the builder error to report at `send`/`build`.

@@ -6,11 +6,18 @@ use std::time::Duration;
 
 use bytes::Bytes;
 use futures_util::{Stream, TryStreamExt};
-use http::header::{HeaderValue, CONTENT_LENGTH, CONTENT_TYPE, HOST};
+use http::header::{HeaderValue, CONTENT_TYPE};
+#[cfg(feature = "in-process")]
+use http::header::{CONTENT_LENGTH, HOST};
 use http::{HeaderMap, Method, StatusCode};
+#[cfg(feature = "in-process")]
 use http_body_util::BodyDataStream;
-use pactum::{BoxError, Pipeline};
-use url::{Position, Url};
+use pactum::BoxError;
+#[cfg(feature = "in-process")]
+use pactum::Pipeline;
+#[cfg(feature = "in-process")]
+use url::Position;
+use url::Url;
 
 use crate::error::Error;
 
@@ -86,6 +93,7 @@ pub(crate) async fn send_http(
     })
 }
 
+#[cfg(feature = "in-process")]
 pub(crate) async fn send_in_process(
     pipeline: &Pipeline,
     method: Method,

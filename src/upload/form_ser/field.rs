@@ -5,7 +5,7 @@ use serde::ser::{self, Impossible, Serialize};
 
 use super::{refused, FormError};
 use crate::upload::file::FILE_PART;
-use crate::upload::form_de::Part;
+use crate::upload::Part;
 
 /// A field named `name`: a text part per scalar, one per item of a list, none for `None`, a
 /// file part for a [`FilePart`](crate::FilePart).
