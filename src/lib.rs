@@ -74,7 +74,7 @@ cfg_pipeline! {
     /// The parts of a [`Binder`]'s type: what [`bind`] keeps of the state and providers bound to a
     /// handler. Users rarely name them; they show in the binder's type and in compiler messages.
     pub mod binder {
-        pub use crate::handler::{
+        pub use super::handler::{
             Append, Binder, Binding, Bindings, FromProvider, FromState, StateValue,
         };
     }

@@ -1,7 +1,8 @@
 //! Handlers: an async function bound to a contract.
 
-mod bind;
 mod answer_size;
+mod bind;
+mod bindings;
 mod call;
 mod nest;
 
@@ -15,7 +16,8 @@ use crate::error::{Error, NoErrors};
 use crate::middleware::Middleware;
 use crate::request::CallHandler;
 
-pub use bind::{bind, Append, Binder, Binding, Bindings, FromProvider, FromState, StateValue};
+pub use bind::{bind, Binder};
+pub use bindings::{Append, Binding, Bindings, FromProvider, FromState, StateValue};
 use call::{Bound, Call};
 pub use nest::nest;
 
