@@ -149,9 +149,13 @@ impl<P, Q, B, R, E, L> Binder<P, Q, B, R, E, L> {
     /// Binds `provider`: it runs for each request, after the middleware bound before it, and
     /// either makes a `T` — which the function receives, after the values bound before it —
     /// or answers the request with its error, and the function does not run.
+    ///
+    /// The value is moved into the function, not cloned — unless the handler binds providers
+    /// of the same type twice: the later one's value replaces the earlier's, and each binding
+    /// of the type receives it.
     pub fn provide<T>(mut self, provider: Provider<T>) -> Binder<P, Q, B, R, E, L::Output>
     where
-        T: Send + Sync + 'static,
+        T: Clone + Send + Sync + 'static,
         L: Append<FromProvider<T>>,
     {
         self.middleware.push(provider.into_middleware());
@@ -186,7 +190,8 @@ impl<P, Q, B, R, E, L> Binder<P, Q, B, R, E, L> {
         (P, Q, B, R): 'static,
     {
         let bindings = self.bindings;
-        let call = move |mut ctx: Ctx<P, Q, B>| match bindings.take(&mut ctx.extensions) {
+        let keep = bindings.keep();
+        let call = move |mut ctx: Ctx<P, Q, B>| match bindings.take(&mut ctx.extensions, keep) {
             Ok(values) => WithValues::Running {
                 future: f(ctx, values),
             },

@@ -1,7 +1,7 @@
 //! The bindings of a [`Binder`](super::Binder)(super::Binder): what [`bind`](super::bind) keeps of each bound
 //! value ([`FromState`], [`FromProvider`]), and the tuples of them, up to six.
 
-use std::any::type_name;
+use std::any::{type_name, TypeId};
 use std::fmt;
 use std::marker::PhantomData;
 
@@ -81,29 +81,48 @@ pub trait Binding: sealed::Sealed + Send + Sync + 'static {
     type Value;
 
     /// The value for one request: the state's clone, or the provider's value taken out of the
-    /// request's extensions.
+    /// request's extensions — cloned instead when `keep` (a later binding of the handler wants
+    /// the same type).
     #[doc(hidden)]
-    fn take(&self, extensions: &mut Extensions) -> Result<Self::Value, NotProvided>;
+    fn take(&self, extensions: &mut Extensions, keep: bool) -> Result<Self::Value, NotProvided>;
+
+    /// The key a provider's value travels under; `None` for state.
+    #[doc(hidden)]
+    fn provided(&self) -> Option<TypeId>;
 }
 
 impl<S> sealed::Sealed for FromState<S> {}
 impl<S: StateValue> Binding for FromState<S> {
     type Value = S;
 
-    fn take(&self, _: &mut Extensions) -> Result<S, NotProvided> {
+    fn take(&self, _: &mut Extensions, _: bool) -> Result<S, NotProvided> {
         Ok(self.0.clone())
+    }
+
+    fn provided(&self) -> Option<TypeId> {
+        None
     }
 }
 
 impl<T> sealed::Sealed for FromProvider<T> {}
-impl<T: Send + Sync + 'static> Binding for FromProvider<T> {
+impl<T: Clone + Send + Sync + 'static> Binding for FromProvider<T> {
     type Value = T;
 
-    fn take(&self, extensions: &mut Extensions) -> Result<T, NotProvided> {
-        extensions
-            .remove::<Provided<T>>()
-            .map(|provided| provided.0)
-            .ok_or(NotProvided(type_name::<T>()))
+    fn take(&self, extensions: &mut Extensions, keep: bool) -> Result<T, NotProvided> {
+        let value = if keep {
+            extensions
+                .get::<Provided<T>>()
+                .map(|provided| provided.0.clone())
+        } else {
+            extensions
+                .remove::<Provided<T>>()
+                .map(|provided| provided.0)
+        };
+        value.ok_or(NotProvided(type_name::<T>()))
+    }
+
+    fn provided(&self) -> Option<TypeId> {
+        Some(TypeId::of::<Provided<T>>())
     }
 }
 
@@ -112,9 +131,16 @@ pub trait Bindings: sealed::Sealed + Send + Sync + 'static {
     /// The tuple the function receives: each binding's value, in order.
     type Values;
 
-    /// The values for one request.
+    /// The values for one request. Bit `i` of `keep` set: the `i`th value is cloned out of the
+    /// extensions rather than moved ([`Bindings::keep`]).
     #[doc(hidden)]
-    fn take(&self, extensions: &mut Extensions) -> Result<Self::Values, NotProvided>;
+    fn take(&self, extensions: &mut Extensions, keep: u8) -> Result<Self::Values, NotProvided>;
+
+    /// Which provided values to clone rather than move, once, when the handler is made: each
+    /// one whose type a later binding asks for too (`.provide(a).provide(a)`), so that each of
+    /// them gets the value. Zero unless a type is provided twice.
+    #[doc(hidden)]
+    fn keep(&self) -> u8;
 }
 
 /// Appends a binding to the bindings of a [`Binder`](super::Binder): implemented for up to five, so a
@@ -135,10 +161,29 @@ macro_rules! bindings {
         impl<$($name: Binding),*> Bindings for ($($name,)*) {
             type Values = ($($name::Value,)*);
 
-            #[allow(non_snake_case, unused_variables)]
-            fn take(&self, extensions: &mut Extensions) -> Result<Self::Values, NotProvided> {
+            #[allow(non_snake_case, unused_variables, unused_mut, unused_assignments)]
+            fn take(&self, extensions: &mut Extensions, keep: u8) -> Result<Self::Values, NotProvided> {
                 let ($($name,)*) = self;
-                Ok(($($name.take(extensions)?,)*))
+                let mut index = 0;
+                // A tuple's fields are evaluated left to right: `index` is each one's position.
+                Ok(($({
+                    let value = $name.take(extensions, keep & (1 << index) != 0)?;
+                    index += 1;
+                    value
+                },)*))
+            }
+
+            #[allow(non_snake_case)]
+            fn keep(&self) -> u8 {
+                let ($($name,)*) = self;
+                let provided: &[Option<TypeId>] = &[$($name.provided()),*];
+                let mut keep = 0;
+                for (index, key) in provided.iter().enumerate() {
+                    if key.is_some() && provided[index + 1..].contains(key) {
+                        keep |= 1 << index;
+                    }
+                }
+                keep
             }
         }
     )*};

@@ -397,3 +397,48 @@ async fn execute_takes_the_providers_value_from_the_context() {
     assert_eq!(error.to_string(), "500 Internal server error");
     assert_eq!(seen.refused(), 0, "execute runs no provider");
 }
+
+/// A type provided twice (two providers, or one bound twice): the second provider's value
+/// replaces the first's, and every binding of the type receives it.
+#[tokio::test]
+async fn a_type_provided_twice_reaches_each_binding() {
+    let endpoint = Endpoint::get(route!("/twice"))
+        .response::<Greeting>()
+        .build()
+        .expect("valid contract");
+    let first = middleware::provide(|_: &Request| async {
+        Ok(User {
+            name: "first".into(),
+        })
+    });
+    let second = middleware::provide(|_: &Request| async {
+        Ok(User {
+            name: "second".into(),
+        })
+    });
+    let twice = bind(endpoint)
+        .provide(first)
+        .state(Prefix(Arc::from("by")))
+        .provide(second)
+        .to(
+            |_ctx: Ctx, (a, prefix, b): (User, Prefix, User)| async move {
+                Ok(Greeting {
+                    text: format!("{} {} {}", a.name, prefix.0, b.name),
+                })
+            },
+        );
+    let pipeline = Pipeline::new(vec![twice.into()]).expect("valid handler list");
+    let answer = pipeline
+        .handle(
+            pactum::http::Request::get("/twice")
+                .body(pactum::Body::empty())
+                .expect("a request"),
+        )
+        .await;
+    assert_eq!(answer.status(), 200);
+    let body = http_body_util::BodyExt::collect(answer.into_body())
+        .await
+        .expect("a body")
+        .to_bytes();
+    assert_eq!(&body[..], br#"{"text":"second by second"}"#);
+}
