@@ -167,7 +167,7 @@ impl<P, Q, B> Ctx<P, Q, B> {
 /// assert_eq!(ctx.response.headers()[LOCATION], "/users/7");
 /// ```
 #[derive(Debug, Clone, Default)]
-pub struct ResponseParts(Arc<Mutex<Parts>>);
+pub struct ResponseParts(pub(crate) Arc<Mutex<Parts>>);
 
 #[derive(Debug, Default)]
 pub(crate) struct Parts {
@@ -198,9 +198,5 @@ impl ResponseParts {
     /// A copy of the headers set so far.
     pub fn headers(&self) -> HeaderMap {
         self.with(|p| p.headers.clone())
-    }
-
-    pub(crate) fn take(&self) -> Parts {
-        self.with(std::mem::take)
     }
 }

@@ -5,17 +5,16 @@ use std::borrow::Cow;
 use bytes::Bytes;
 use http::header::CONTENT_TYPE;
 use http::HeaderMap;
-use http_body_util::Collected;
 
 use serde::Deserializer;
 
 use crate::body::Body;
 use crate::contract::Slot;
-use crate::error::{BoxError, Detail, Error, HttpError, Rejection};
+use crate::error::{Detail, Error, HttpError, Rejection};
 use crate::flat_query;
 use crate::json_shape::Json;
 pub(crate) use crate::request::BodyRead;
-use crate::request::{bytes_read, start_bytes, RawParams};
+use crate::request::{start_bytes, RawParams};
 use crate::shape::{self, Node};
 use crate::text::TextMap;
 use crate::validation::{detail_from_serde, details_from_rules};
@@ -134,10 +133,8 @@ pub(crate) fn start_body(headers: &HeaderMap, body: Body, limit: usize) -> Resul
 
 /// The body [`start_body`] read, parsed, with the bytes it was parsed from: 413 past the
 /// limit, 400 `Invalid JSON`, 400 `Validation failed` for its shape and rules.
-pub(crate) fn json_body<B: Slot>(
-    read: Result<Collected<Bytes>, BoxError>,
-) -> Result<(B, Bytes), Error> {
-    let bytes = bytes_read(read)?;
+pub(crate) fn json_body<B: Slot>(read: Result<Bytes, Error>) -> Result<(B, Bytes), Error> {
+    let bytes = read?;
     json(&bytes).map(|body| (body, bytes))
 }
 

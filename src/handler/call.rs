@@ -25,6 +25,7 @@ use crate::response::{EndingOnShutdown, EndsOnShutdown, Response, ResponseBody};
 use crate::validation::details_from_rules;
 
 use super::answer_size::AnswerSize;
+use super::pipeline_parts::PipelineParts;
 
 /// A function bound to its contract, with its type.
 pub(super) struct Bound<F> {
@@ -105,7 +106,7 @@ where
             Ok(parsed) => parsed,
             Err(error) => return Box::pin(ready(Err(error))),
         };
-        let response = ResponseParts::default();
+        let response = PipelineParts::new();
         let stage = match B::absent() {
             // No body to wait for: the function runs now.
             Some(none) => {
@@ -116,7 +117,7 @@ where
                     head,
                     url,
                     remote,
-                    response.clone(),
+                    response.handle(),
                 );
                 Stage::Running {
                     future: (self.bound.f)(ctx),
@@ -140,7 +141,7 @@ where
                 };
                 return Box::pin(async move {
                     let body = read.await?;
-                    let ctx = head.into_ctx((body, Bytes::new()), response.clone());
+                    let ctx = head.into_ctx((body, Bytes::new()), response.handle());
                     let future = (self.bound.f)(ctx);
                     let stage = Stage::Running { future };
                     Answer {
@@ -213,7 +214,7 @@ pin_project_lite::pin_project! {
         #[pin]
         stage: Stage<Fut, P, Q>,
         typed: Arc<Typed<F, P, Q, B, R>>,
-        response: ResponseParts,
+        response: PipelineParts,
     }
 }
 
@@ -236,7 +237,7 @@ where
                         Err(error) => return Poll::Ready(Err(error)),
                     };
                     let head = head.take().expect("`Answer` polled after completion");
-                    let future = (this.typed.bound.f)(head.into_ctx(body, this.response.clone()));
+                    let future = (this.typed.bound.f)(head.into_ctx(body, this.response.handle()));
                     this.stage.set(Stage::Running { future });
                 }
                 StageProj::Running { future } => {
@@ -263,7 +264,7 @@ where
 pub(super) fn respond<R: Slot>(
     spec: &EndpointSpec,
     value: &R,
-    parts: &ResponseParts,
+    parts: &PipelineParts,
     size: &AnswerSize,
 ) -> Result<Response, Error> {
     // A constant per response type: the JSON path keeps no branch.
@@ -307,7 +308,7 @@ pub(super) fn respond<R: Slot>(
 
 /// The answer of a streamed response type ([`Events`](crate::Events)): its body, sent as the
 /// stream makes it, ended early if the server shuts down; headers the handler set win.
-fn respond_streamed<R: Slot>(spec: &EndpointSpec, value: R, parts: &ResponseParts) -> Response {
+fn respond_streamed<R: Slot>(spec: &EndpointSpec, value: R, parts: &PipelineParts) -> Response {
     let parts = parts.take();
     let ends = EndsOnShutdown::default();
     let mut response = http::Response::new(ResponseBody::streamed(EndingOnShutdown {
@@ -331,7 +332,7 @@ fn respond_streamed<R: Slot>(spec: &EndpointSpec, value: R, parts: &ResponsePart
 fn respond_raw<R: Slot>(
     spec: &EndpointSpec,
     value: &R,
-    parts: &ResponseParts,
+    parts: &PipelineParts,
 ) -> Result<Response, Error> {
     let parts = parts.take();
     let status = parts.status.unwrap_or_else(|| spec.success_status());

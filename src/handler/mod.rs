@@ -5,6 +5,7 @@ mod bind;
 mod bindings;
 mod call;
 mod nest;
+mod pipeline_parts;
 
 use std::fmt;
 use std::future::Future;
@@ -200,7 +201,7 @@ impl<P: Slot, Q: Slot, B: Slot, R: Slot, E> Handler<P, Q, B, R, E> {
         call::respond(
             self.endpoint.spec(),
             value,
-            &crate::context::ResponseParts::default(),
+            &pipeline_parts::PipelineParts::new(),
             &answer_size::AnswerSize::default(),
         )
     }

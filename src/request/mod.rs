@@ -20,7 +20,7 @@ mod remote;
 mod request_id;
 
 pub(crate) use lazy_url::{LazyUrl, UrlCell};
-pub(crate) use read::{bytes_read, start_bytes, BodyRead};
+pub(crate) use read::{start_bytes, BodyRead};
 pub use remote::{IpNet, PeerAddr};
 pub(crate) use remote::{Remote, TrustedProxies};
 pub use request_id::REQUEST_ID_HEADER;
@@ -150,8 +150,7 @@ impl Request {
     /// read. The body is gone then: answer with the error.
     pub async fn body_bytes(&mut self) -> Result<Bytes, Error> {
         let body = std::mem::take(&mut self.body);
-        let read = start_bytes(&self.head.headers, body, self.body_limit)?;
-        let bytes = bytes_read(read.await)?;
+        let bytes = start_bytes(&self.head.headers, body, self.body_limit)?.await?;
         self.body = Body::from(bytes.clone());
         Ok(bytes)
     }

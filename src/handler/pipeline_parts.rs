@@ -1,0 +1,111 @@
+//! The pipeline's hold on a request's [`ResponseParts`], and the parts it keeps for the
+//! thread's next requests.
+
+use std::cell::RefCell;
+use std::sync::{Arc, Mutex, PoisonError};
+
+use crate::context::{Parts, ResponseParts};
+
+type Shared = Arc<Mutex<Parts>>;
+
+/// How many spare parts a thread keeps: as many requests as it answers at once, within
+/// reason.
+const SPARE_MAX: usize = 32;
+
+thread_local! {
+    /// Parts of finished requests, reset, for the thread's next ones: a request then
+    /// allocates nothing for its parts (a malloc and a free saved, ~150 instructions).
+    static SPARE: RefCell<Vec<Shared>> = const { RefCell::new(Vec::new()) };
+}
+
+/// What the pipeline holds of a request's response parts while its handler runs: the
+/// handler's [`Ctx`](crate::Ctx) has a copy ([`PipelineParts::handle`]). Dropped once the
+/// answer is made; when the handler's copy is gone too (it is, unless the handler kept a
+/// clone), the parts are reset and kept for the thread's next request.
+#[derive(Debug)]
+pub(super) struct PipelineParts(Option<Shared>);
+
+impl PipelineParts {
+    /// Parts for a new request: a spare one when the thread has one.
+    pub(super) fn new() -> Self {
+        let spare = SPARE
+            .try_with(|spare| spare.try_borrow_mut().ok()?.pop())
+            .ok()
+            .flatten();
+        Self(Some(spare.unwrap_or_default()))
+    }
+
+    /// The handler's copy.
+    pub(super) fn handle(&self) -> ResponseParts {
+        ResponseParts(self.0.clone().unwrap_or_default())
+    }
+
+    /// What the handler set: status and headers.
+    pub(super) fn take(&self) -> Parts {
+        match &self.0 {
+            Some(shared) => {
+                std::mem::take(&mut *shared.lock().unwrap_or_else(PoisonError::into_inner))
+            }
+            None => Parts::default(),
+        }
+    }
+}
+
+impl Drop for PipelineParts {
+    fn drop(&mut self) {
+        let Some(mut shared) = self.0.take() else {
+            return;
+        };
+        // Shared still (the handler kept a clone) or poisoned: let it go.
+        let Some(Ok(parts)) = Arc::get_mut(&mut shared).map(Mutex::get_mut) else {
+            return;
+        };
+        if parts.status.is_some() || !parts.headers.is_empty() {
+            *parts = Parts::default();
+        }
+        // `try_`: not while the thread is ending, nor (never happens) while borrowed.
+        let _ = SPARE.try_with(|spare| {
+            if let Ok(mut spare) = spare.try_borrow_mut() {
+                if spare.len() < SPARE_MAX {
+                    spare.push(shared);
+                }
+            }
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use http::{HeaderValue, StatusCode};
+
+    use super::{PipelineParts, SPARE};
+
+    fn spare_count() -> usize {
+        SPARE.with(|spare| spare.borrow().len())
+    }
+
+    #[test]
+    fn parts_are_reused_reset_and_never_shared_with_a_live_handler() {
+        let before = spare_count();
+        let parts = PipelineParts::new();
+        let handle = parts.handle();
+        handle.set_status(StatusCode::ACCEPTED);
+        handle.insert_header(http::header::ETAG, HeaderValue::from_static("\"1\""));
+        // The handler's copy is gone, its parts were not taken (an error answer): reset
+        // and kept.
+        drop(handle);
+        drop(parts);
+        assert_eq!(spare_count(), before + 1);
+        let reused = PipelineParts::new();
+        assert_eq!(spare_count(), before);
+        let taken = reused.take();
+        assert_eq!(taken.status, None);
+        assert!(taken.headers.is_empty());
+
+        // A handler that keeps its copy: the parts are not reused.
+        let kept = reused.handle();
+        drop(reused);
+        assert_eq!(spare_count(), before);
+        kept.set_status(StatusCode::OK);
+    }
+}
