@@ -36,20 +36,20 @@ use {
     std::task::{Context, Poll},
 };
 
-#[cfg(feature = "pipeline")]
 /// 413 `Payload too large`.
+#[cfg(feature = "pipeline")]
 fn content_too_large() -> Error {
     Rejection::PayloadTooLarge.error().into()
 }
 
-#[cfg(feature = "pipeline")]
 /// A `Content-Type`'s type and subtype, without its parameters.
+#[cfg(feature = "pipeline")]
 fn media_essence(content_type: &str) -> &str {
     content_type.split(';').next().unwrap_or_default().trim()
 }
 
-#[cfg(feature = "pipeline")]
 /// The data of a body as a stream of chunks (trailers skipped), for multer.
+#[cfg(feature = "pipeline")]
 fn data_stream(body: Body) -> DataStream {
     DataStream(body)
 }

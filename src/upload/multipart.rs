@@ -157,8 +157,8 @@ impl<P, Q, T, R, E> Endpoint<P, Q, Multipart<T>, R, E> {
     }
 }
 
-#[cfg(feature = "pipeline")]
 /// Reads every part of a `multipart/form-data` body, within the limits.
+#[cfg(feature = "pipeline")]
 pub(crate) async fn read_parts(input: BodyInput) -> Result<Vec<Part>, Error> {
     let content_type = input
         .content_type
@@ -203,8 +203,8 @@ pub(crate) async fn read_parts(input: BodyInput) -> Result<Vec<Part>, Error> {
     Ok(parts)
 }
 
-#[cfg(feature = "pipeline")]
 /// A field's content: one chunk as it came, or several copied into one buffer.
+#[cfg(feature = "pipeline")]
 #[derive(Default)]
 enum Chunks {
     #[default]
@@ -240,8 +240,8 @@ impl Chunks {
     }
 }
 
-#[cfg(feature = "pipeline")]
 /// The parts read as a `T`, validated: 400 `Validation failed` with a detail per field.
+#[cfg(feature = "pipeline")]
 pub(crate) fn parse<T: Slot>(parts: &[Part]) -> Result<T, Error> {
     type E = serde::de::value::Error;
     if let Ok(value) = T::deserialize(FormMap::<E>::new(parts)) {
@@ -254,10 +254,10 @@ pub(crate) fn parse<T: Slot>(parts: &[Part]) -> Result<T, Error> {
     ))
 }
 
-#[cfg(feature = "pipeline")]
 /// What multer's error means for the client: 413 for a field or body over its limit (the
 /// field named), 400 `Failed to read request body` when the body stream failed, else 400
 /// `Invalid multipart body` with multer's message.
+#[cfg(feature = "pipeline")]
 fn malformed(error: multer::Error) -> Error {
     use multer::Error as M;
     let too_large = |field: Option<&str>, limit: u64| {
@@ -290,8 +290,8 @@ fn malformed(error: multer::Error) -> Error {
     }
 }
 
-#[cfg(feature = "pipeline")]
 /// 400 `Invalid multipart body`, with one detail.
+#[cfg(feature = "pipeline")]
 fn invalid(detail: Detail) -> Error {
     let error: HttpError = Rejection::InvalidMultipart.error();
     error.with_details(vec![detail]).into()
