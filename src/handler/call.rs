@@ -277,7 +277,10 @@ pub(super) fn respond<R: Slot>(
         return Err(Rejection::ResponseValidationFailed.error().into());
     }
     let parts = parts.take();
-    let status = parts.status.unwrap_or_else(|| spec.success_status());
+    let status = parts
+        .as_ref()
+        .and_then(|parts| parts.status)
+        .unwrap_or_else(|| spec.success_status());
     let has_body = <R::Presence as Presence>::DECLARED
         && status != StatusCode::NO_CONTENT
         && status != StatusCode::NOT_MODIFIED;
@@ -300,7 +303,7 @@ pub(super) fn respond<R: Slot>(
             .headers_mut()
             .insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
     }
-    if !parts.headers.is_empty() {
+    if let Some(parts) = parts.filter(|parts| !parts.headers.is_empty()) {
         response.headers_mut().extend(parts.headers);
     }
     Ok(response)
@@ -315,12 +318,15 @@ fn respond_streamed<R: Slot>(spec: &EndpointSpec, value: R, parts: &PipelinePart
         body: value.into_streamed().unwrap_or_default(),
         ends: ends.clone(),
     }));
-    *response.status_mut() = parts.status.unwrap_or_else(|| spec.success_status());
+    *response.status_mut() = parts
+        .as_ref()
+        .and_then(|parts| parts.status)
+        .unwrap_or_else(|| spec.success_status());
     response.extensions_mut().insert(ends);
     let headers = response.headers_mut();
     headers.insert(CONTENT_TYPE, HeaderValue::from_static("text/event-stream"));
     headers.insert(CACHE_CONTROL, HeaderValue::from_static("no-cache"));
-    if !parts.headers.is_empty() {
+    if let Some(parts) = parts.filter(|parts| !parts.headers.is_empty()) {
         headers.extend(parts.headers);
     }
     response
@@ -335,7 +341,10 @@ fn respond_raw<R: Slot>(
     parts: &PipelineParts,
 ) -> Result<Response, Error> {
     let parts = parts.take();
-    let status = parts.status.unwrap_or_else(|| spec.success_status());
+    let status = parts
+        .as_ref()
+        .and_then(|parts| parts.status)
+        .unwrap_or_else(|| spec.success_status());
     let raw = value.to_raw();
     let has_body = status != StatusCode::NO_CONTENT && status != StatusCode::NOT_MODIFIED;
     let mut response = http::Response::new(if has_body {
@@ -351,7 +360,7 @@ fn respond_raw<R: Slot>(
     if let Some(location) = raw.location {
         headers.insert(LOCATION, location);
     }
-    if !parts.headers.is_empty() {
+    if let Some(parts) = parts.filter(|parts| !parts.headers.is_empty()) {
         headers.extend(parts.headers);
     }
     Ok(response)

@@ -40,14 +40,17 @@ impl PipelineParts {
         ResponseParts(self.0.clone().unwrap_or_default())
     }
 
-    /// What the handler set: status and headers.
-    pub(super) fn take(&self) -> Parts {
-        match &self.0 {
-            Some(shared) => {
-                std::mem::take(&mut *shared.lock().unwrap_or_else(PoisonError::into_inner))
-            }
-            None => Parts::default(),
+    /// What the handler set (status, headers), or `None` when it set nothing.
+    pub(super) fn take(&self) -> Option<Parts> {
+        let mut parts = self
+            .0
+            .as_ref()?
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        if parts.status.is_none() && parts.headers.is_empty() {
+            return None;
         }
+        Some(std::mem::take(&mut *parts))
     }
 }
 
@@ -98,9 +101,7 @@ mod tests {
         assert_eq!(spare_count(), before + 1);
         let reused = PipelineParts::new();
         assert_eq!(spare_count(), before);
-        let taken = reused.take();
-        assert_eq!(taken.status, None);
-        assert!(taken.headers.is_empty());
+        assert!(reused.take().is_none());
 
         // A handler that keeps its copy: the parts are not reused.
         let kept = reused.handle();
