@@ -12,7 +12,6 @@ mod security;
 mod settings;
 mod slot;
 
-use std::borrow::Cow;
 use std::fmt;
 use std::marker::PhantomData;
 use std::sync::Arc;
@@ -207,19 +206,11 @@ impl<P: Slot, Q, B, R, E> Endpoint<P, Q, B, R, E> {
         } else {
             serde_json::Value::Null
         };
-        self.spec
-            .route
-            .render(|name| match value.get(name)? {
-                serde_json::Value::String(s) => Some(Cow::Borrowed(s.as_str())),
-                serde_json::Value::Number(n) => Some(Cow::Owned(n.to_string())),
-                serde_json::Value::Bool(b) => Some(Cow::Owned(b.to_string())),
-                _ => None,
-            })
-            .map_err(|name| {
-                HttpError::validation(Vec::new())
-                    .with_detail(vec![name.into()], "must be a string, number or bool")
-                    .into()
-            })
+        self.spec.route.render_json(&value).map_err(|name| {
+            HttpError::validation(Vec::new())
+                .with_detail(vec![name.into()], "must be a string, number or bool")
+                .into()
+        })
     }
 }
 

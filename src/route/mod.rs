@@ -279,6 +279,32 @@ impl RouteTemplate {
         }
         Ok(out)
     }
+
+    /// [`render`](RouteTemplate::render) with the values of a JSON object, the params as
+    /// serde writes them (`serde_json::to_value`): a string as it is, a number or a bool as
+    /// JSON writes it; another shape counts as no value.
+    ///
+    /// ```
+    /// use pactum::route::{RouteKind, RouteTemplate};
+    ///
+    /// let route = RouteTemplate::parse("/users/:id/files/*path".into(), RouteKind::Dynamic)?;
+    /// let params = serde_json::json!({ "id": 7, "path": "a b/c.txt" });
+    /// assert_eq!(route.render_json(&params).unwrap(), "/users/7/files/a%20b/c.txt");
+    /// assert_eq!(route.render_json(&serde_json::json!({ "id": 7 })), Err("path".to_owned()));
+    /// # Ok::<(), pactum::ConfigError>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// Returns the name of the first param `params` has no value for.
+    pub fn render_json(&self, params: &serde_json::Value) -> Result<String, String> {
+        self.render(|name| match params.get(name)? {
+            serde_json::Value::String(s) => Some(Cow::Borrowed(s.as_str())),
+            serde_json::Value::Number(n) => Some(Cow::Owned(n.to_string())),
+            serde_json::Value::Bool(b) => Some(Cow::Owned(b.to_string())),
+            _ => None,
+        })
+    }
 }
 
 impl fmt::Display for RouteTemplate {

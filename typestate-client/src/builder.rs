@@ -376,7 +376,7 @@ impl ClientBuilder {
             inner: Arc::new(Inner {
                 base,
                 transport,
-                headers: self.headers,
+                headers: crate::client::with_defaults(self.headers),
                 credentials: self.credentials,
                 timeout: self.timeout,
             }),

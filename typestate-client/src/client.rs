@@ -110,7 +110,7 @@ impl Client {
             inner: Arc::new(Inner {
                 base: Url::parse(IN_PROCESS_BASE).expect("static URL parses"),
                 transport: Transport::InProcess(pipeline),
-                headers: HeaderMap::new(),
+                headers: with_defaults(HeaderMap::new()),
                 credentials: Credentials::default(),
                 timeout: Some(DEFAULT_TIMEOUT),
             }),
@@ -145,15 +145,6 @@ impl Client {
                 headers.insert(name, value);
             }
         }
-        if !headers.contains_key(ACCEPT) {
-            headers.insert(ACCEPT, HeaderValue::from_static("application/json"));
-        }
-        if !headers.contains_key(USER_AGENT) {
-            headers.insert(
-                USER_AGENT,
-                HeaderValue::from_static(concat!("pactum-client/", env!("CARGO_PKG_VERSION"))),
-            );
-        }
         if request.body.is_some() {
             let json = || HeaderValue::from_static("application/json");
             headers.insert(CONTENT_TYPE, request.content_type.unwrap_or_else(json));
@@ -185,4 +176,20 @@ impl Client {
         };
         result.map_err(|e| e.with_url(&url))
     }
+}
+
+/// The client's headers with pactum-client's defaults where they set none: `Accept:
+/// application/json` and its `User-Agent`. Worked out once, when the client is made; a call's
+/// own headers replace them.
+pub(crate) fn with_defaults(mut headers: HeaderMap) -> HeaderMap {
+    if !headers.contains_key(ACCEPT) {
+        headers.insert(ACCEPT, HeaderValue::from_static("application/json"));
+    }
+    if !headers.contains_key(USER_AGENT) {
+        headers.insert(
+            USER_AGENT,
+            HeaderValue::from_static(concat!("pactum-client/", env!("CARGO_PKG_VERSION"))),
+        );
+    }
+    headers
 }

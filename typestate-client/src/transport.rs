@@ -78,9 +78,10 @@ pub(crate) async fn send_http(
     if let Some(timeout) = timeout {
         builder = builder.timeout(timeout);
     }
-    let response = builder.send().await.map_err(Error::from_reqwest)?;
+    let mut response = builder.send().await.map_err(Error::from_reqwest)?;
     let status = response.status();
-    let headers = response.headers().clone();
+    // Taken, not copied: reading the body needs no header.
+    let headers = std::mem::take(response.headers_mut());
     let body = if is_event_stream(status, &headers) {
         ReceivedBody::Streamed(Box::pin(response.bytes_stream().map_err(BoxError::from)))
     } else {

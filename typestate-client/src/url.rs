@@ -147,14 +147,15 @@ pub(crate) fn path<P: Slot, Q, B, R, E>(
     if !details.is_empty() {
         return Err(Error::validation(Part::Params, details));
     }
-    endpoint.path_for(params).map_err(|e| {
-        let body = e.to_body();
-        let details = if body.details.is_empty() {
-            vec![Detail::new(Vec::new(), body.error)]
-        } else {
-            body.details
-        };
-        Error::validation(Part::Params, details)
+    // The value serialised above, rendered: the params are serialised once per call.
+    route.render_json(&value).map_err(|name| {
+        Error::validation(
+            Part::Params,
+            vec![Detail::new(
+                vec![name.as_str().into()],
+                "must be a string, number or bool",
+            )],
+        )
     })
 }
 
