@@ -258,31 +258,13 @@ async fn warp() {
     the_formatter_sees_the_request(&formatted).await;
 }
 
-/// The warp filter on warp's own server (no pactum connection settings).
-async fn on_warp_own_server(app: PipelineBuilder) -> TestServer {
-    use pactum::IntoPipeline;
-    use warp::Filter;
-    let filter = pactum_warp::filter_with(app.into_pipeline().expect("valid handlers"))
-        .or(pactum_warp::not_found());
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("bind");
-    let addr = listener.local_addr().expect("bound");
-    tokio::spawn(warp::serve(filter).incoming(listener).run());
-    TestServer {
-        addr,
-        running: support::Running::Task,
-        client: support::client(),
-    }
-}
-
 #[tokio::test]
 async fn warp_own_server() {
-    let app = on_warp_own_server(Pipeline::builder(handlers())).await;
+    let app = support::warp_own_server_with(Pipeline::builder(handlers())).await;
     nested_routes_and_errors(&app).await;
     request_ids(&app).await;
     let hiding = Pipeline::builder(handlers()).hide_internal_messages(true);
-    hidden_messages(&on_warp_own_server(hiding).await).await;
-    let formatted = on_warp_own_server(problems(Pipeline::builder(handlers()))).await;
+    hidden_messages(&support::warp_own_server_with(hiding).await).await;
+    let formatted = support::warp_own_server_with(problems(Pipeline::builder(handlers()))).await;
     the_formatter_sees_the_request(&formatted).await;
 }

@@ -32,23 +32,6 @@ fn formatted(builder: PipelineBuilder) -> PipelineBuilder {
     })
 }
 
-async fn on_warp_own_server(app: PipelineBuilder) -> TestServer {
-    use pactum::IntoPipeline;
-    use warp::Filter;
-    let filter = pactum_warp::filter_with(app.into_pipeline().expect("valid handlers"))
-        .or(pactum_warp::not_found());
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("bind");
-    let addr = listener.local_addr().expect("bound");
-    tokio::spawn(warp::serve(filter).incoming(listener).run());
-    TestServer {
-        addr,
-        running: support::Running::Task,
-        client: support::client(),
-    }
-}
-
 async fn request_timeout_answers_503(app: &TestServer) {
     let started = Instant::now();
     app.get("/slow?ms=3000")
@@ -90,6 +73,7 @@ async fn warp() {
 
 #[tokio::test]
 async fn warp_own_server() {
-    request_timeout_answers_503(&on_warp_own_server(app()).await).await;
-    the_timeout_goes_through_the_formatter(&on_warp_own_server(formatted(app())).await).await;
+    request_timeout_answers_503(&support::warp_own_server_with(app()).await).await;
+    the_timeout_goes_through_the_formatter(&support::warp_own_server_with(formatted(app())).await)
+        .await;
 }

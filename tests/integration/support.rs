@@ -173,10 +173,14 @@ pub async fn warp_with(app: impl IntoPipeline) -> TestServer {
 /// The same warp app on warp's *own* server (no pactum connection settings): the pipeline
 /// must answer the same there too.
 pub async fn warp_own_server() -> TestServer {
+    warp_own_server_with(crate::api::handlers()).await
+}
+
+/// An application through the warp filter on warp's own server, with the JSON 404 after it.
+pub async fn warp_own_server_with(app: impl IntoPipeline) -> TestServer {
     use warp::Filter;
-    let app = pactum_warp::filter(crate::api::handlers())
-        .expect("valid handler list")
-        .or(pactum_warp::not_found());
+    let pipeline = app.into_pipeline().expect("valid handler list");
+    let app = pactum_warp::filter_with(pipeline).or(pactum_warp::not_found());
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
         .await
         .expect("bind");
