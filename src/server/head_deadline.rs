@@ -6,13 +6,13 @@
 //! request is answered (an idle keep-alive connection is closed; a slowloris head too).
 //!
 //! hyper has this timeout itself (`header_read_timeout`), but it arms a new timer per request
-//! head (an allocation and a timer-wheel insertion and removal). Here one timer per connection
-//! is allocated when first needed and only moved when it fires early: starting a wait costs a
-//! clock read. The service tells the connection when a request is in flight ([`InFlight`]):
-//! from the moment hyper hands it a parsed head until its response body has been sent.
+//! head (an allocation and a timer-wheel insertion and removal). Here the process's
+//! [`HeadWatch`] thread times the connection's waits, told by the service when a request is in
+//! flight ([`InFlight`]: from the moment hyper hands it a parsed head until its response body
+//! has been sent): a request costs no clock read and no timer.
 //!
-//! HTTP/2 is told apart by its preface; after it, the same timer times the connection's idle
-//! time instead ([`Http2Idle`]: hyper's HTTP/2 has no header or idle timeout).
+//! HTTP/2 is told apart by its preface; after it, a timer times the connection's idle time
+//! instead ([`Http2Idle`]: hyper's HTTP/2 has no header or idle timeout).
 
 use std::future::Future;
 use std::io;
@@ -26,6 +26,7 @@ use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, ReadBuf};
 use tokio::time::{Instant, Sleep};
 
 use super::control_frames::ControlFrames;
+use super::head_watch::HeadWatch;
 use super::idle::Http2Idle;
 use super::in_flight::InFlight;
 
@@ -52,8 +53,10 @@ enum Protocol {
 /// Wraps a connection so that a read fails with `TimedOut` once a request head is overdue.
 pub(crate) struct HeadDeadline<I> {
     inner: I,
-    timeout: Option<Duration>,
-    /// When the head being waited for is overdue; `None` while a request is in flight.
+    /// The header read timeout of an HTTP/1 connection (or one whose protocol is not known
+    /// yet); `None` without a timeout, and once the connection is HTTP/2.
+    watch: Option<Arc<HeadWatch>>,
+    /// HTTP/2: when the connection has been idle for its timeout.
     deadline: Option<Instant>,
     /// Allocated when a read first waits with a deadline; fires at or before it.
     timer: Option<Pin<Box<Sleep>>>,
@@ -67,7 +70,6 @@ pub(crate) struct HeadDeadline<I> {
     control: ControlFrames,
     /// Once an HTTP/1 connection has shut its writing down: how much more it reads, until.
     linger: Option<(usize, Instant)>,
-    requests: Arc<InFlight>,
     http2: Option<Http2Idle>,
 }
 
@@ -75,15 +77,14 @@ impl<I> HeadDeadline<I> {
     pub(crate) fn new(inner: I, timeout: Option<Duration>, requests: Arc<InFlight>) -> Self {
         Self {
             inner,
-            timeout,
-            deadline: timeout.map(|t| Instant::now() + t),
+            watch: timeout.map(|timeout| HeadWatch::register(requests, timeout)),
+            deadline: None,
             timer: None,
             armed: false,
             protocol: Protocol::Unknown { matched: 0 },
             replay: Bytes::new(),
             control: ControlFrames::default(),
             linger: None,
-            requests,
             http2: None,
         }
     }
@@ -130,6 +131,9 @@ impl<I> HeadDeadline<I> {
             matched += 1;
             if matched == H2_PREFACE.len() {
                 self.protocol = Protocol::Http2;
+                if let Some(watch) = self.watch.take() {
+                    watch.release();
+                }
                 // No stream can be open yet: the connection is idle from here.
                 self.deadline = self
                     .http2
@@ -139,19 +143,6 @@ impl<I> HeadDeadline<I> {
             }
         }
         self.protocol = Protocol::Unknown { matched };
-    }
-
-    /// On HTTP/1.1: no deadline while a request is in flight; a new one when the server starts
-    /// waiting for the next head.
-    fn track_requests(&mut self) {
-        if self.protocol != Protocol::Http1 {
-            return;
-        }
-        if !InFlight::none_at(self.requests.snapshot()) {
-            self.deadline = None;
-        } else if self.deadline.is_none() {
-            self.deadline = self.timeout.map(|t| Instant::now() + t);
-        }
     }
 
     /// On HTTP/2: no deadline while a stream is being worked on; the idle timeout from when
@@ -166,8 +157,16 @@ impl<I> HeadDeadline<I> {
     /// Reading or writing waits: `Some` error once the connection must close. An idle
     /// HTTP/2 connection is first shut down gracefully, and closed one idle timeout later.
     fn stalled(&mut self, cx: &mut Context<'_>) -> Option<io::Error> {
+        if let Some(watch) = &self.watch {
+            return watch.overdue(cx).then(|| {
+                io::Error::new(
+                    io::ErrorKind::TimedOut,
+                    "no complete request head before the header read timeout",
+                )
+            });
+        }
         let deadline = self.deadline?;
-        if !self.overdue(cx, deadline) {
+        if !self.passed(cx, deadline) {
             return None;
         }
         let message = match (self.protocol, &self.http2) {
@@ -175,17 +174,16 @@ impl<I> HeadDeadline<I> {
                 self.protocol = Protocol::Http2Closing;
                 let close = idle.shut_down();
                 self.deadline = Some(close);
-                let _ = self.overdue(cx, close);
+                let _ = self.passed(cx, close);
                 return None;
             }
-            (Protocol::Http2Closing, _) => "HTTP/2 still open an idle timeout after its GOAWAY",
-            _ => "no complete request head before the header read timeout",
+            _ => "HTTP/2 still open an idle timeout after its GOAWAY",
         };
         Some(io::Error::new(io::ErrorKind::TimedOut, message))
     }
 
     /// `true` once `deadline` has passed; else the task is woken when it does.
-    fn overdue(&mut self, cx: &mut Context<'_>, deadline: Instant) -> bool {
+    fn passed(&mut self, cx: &mut Context<'_>, deadline: Instant) -> bool {
         // The usual case on a keep-alive connection: the timer armed for an earlier head
         // fires first and wakes the task, which then moves it. No poll, no timer-wheel work.
         if let Some(timer) = &self.timer {
@@ -226,7 +224,6 @@ impl<I: AsyncRead + Unpin> AsyncRead for HeadDeadline<I> {
             buf.put_slice(&this.replay.split_to(n));
             return Poll::Ready(Ok(()));
         }
-        this.track_requests();
         this.track_streams(cx);
         let before = buf.filled().len();
         match Pin::new(&mut this.inner).poll_read(cx, buf) {
@@ -290,8 +287,8 @@ impl<I: AsyncRead + AsyncWrite + Unpin> AsyncWrite for HeadDeadline<I> {
     }
 
     /// An answer flushed may be the end of the last request in flight: then the wait for
-    /// the next head starts, and its timer is armed here (hyper may not read again until
-    /// the client writes).
+    /// the next head starts, and the task must be woken if it is overdue (hyper may not read
+    /// again until the client writes).
     fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
         let this = self.get_mut();
         let flushed = Pin::new(&mut this.inner).poll_flush(cx);
@@ -300,11 +297,14 @@ impl<I: AsyncRead + AsyncWrite + Unpin> AsyncWrite for HeadDeadline<I> {
                 .stalled(cx)
                 .map_or(Poll::Pending, |e| Poll::Ready(Err(e)));
         }
-        this.track_requests();
-        this.track_streams(cx);
-        if let Some(deadline) = this.deadline {
+        if let Some(watch) = &this.watch {
             // Overdue already: the next read says so.
-            let _ = this.overdue(cx, deadline);
+            let _ = watch.overdue(cx);
+        } else {
+            this.track_streams(cx);
+            if let Some(deadline) = this.deadline {
+                let _ = this.passed(cx, deadline);
+            }
         }
         flushed
     }
@@ -341,7 +341,7 @@ impl<I: AsyncRead + Unpin> HeadDeadline<I> {
                 }
                 // The client closed, failed, or sent too much: done.
                 Poll::Ready(_) => return Poll::Ready(Ok(())),
-                Poll::Pending if self.overdue(cx, until) => return Poll::Ready(Ok(())),
+                Poll::Pending if self.passed(cx, until) => return Poll::Ready(Ok(())),
                 Poll::Pending => return Poll::Pending,
             }
         }
@@ -351,7 +351,6 @@ impl<I: AsyncRead + Unpin> HeadDeadline<I> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::server::in_flight::InFlightGuard;
 
     fn wrapper() -> HeadDeadline<()> {
         HeadDeadline::new((), Some(Duration::from_secs(1)), Arc::default())
@@ -362,33 +361,24 @@ mod tests {
         let mut d = wrapper();
         d.observe(b"PR");
         assert_eq!(d.protocol, Protocol::Unknown { matched: 2 });
-        assert!(d.deadline.is_some());
+        assert!(d.watch.is_some());
         d.observe(b"X");
         assert_eq!(d.protocol, Protocol::Http1);
-        assert!(d.deadline.is_some(), "the first head is still timed");
+        assert!(d.watch.is_some(), "the first head is still timed");
     }
 
     #[tokio::test]
-    async fn the_whole_preface_is_http2_and_disarms() {
+    async fn the_whole_preface_is_http2_and_leaves_the_watch() {
         let mut d = wrapper();
         d.observe(&H2_PREFACE[..10]);
-        assert!(d.deadline.is_some());
+        let watch = d
+            .watch
+            .clone()
+            .expect("timed while the protocol is unknown");
         d.observe(&H2_PREFACE[10..]);
         assert_eq!(d.protocol, Protocol::Http2);
-        assert!(d.deadline.is_none());
-    }
-
-    #[tokio::test]
-    async fn a_request_in_flight_lifts_the_deadline_and_its_end_starts_a_new_one() {
-        let mut d = wrapper();
-        d.observe(b"GET / HTTP/1.1\r\n");
-        let guard = InFlightGuard::new(&d.requests);
-        d.track_requests();
-        assert!(d.deadline.is_none());
-        drop(guard);
-        d.track_requests();
-        let first = d.deadline.expect("waiting for the next head");
-        d.track_requests();
-        assert_eq!(d.deadline, Some(first), "a wait keeps its deadline");
+        assert!(d.watch.is_none());
+        assert!(watch.is_released(), "the watch no longer reads it");
+        assert!(d.deadline.is_none(), "no HTTP/2 idle timeout set here");
     }
 }

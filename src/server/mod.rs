@@ -4,6 +4,7 @@ mod builders;
 mod connection_service;
 mod control_frames;
 mod head_deadline;
+mod head_watch;
 mod hyper_errors;
 mod idle;
 mod in_flight;

@@ -149,7 +149,13 @@ impl ServerOptions {
     /// waiting for it: the connection's start (a silent connection, or a stalled HTTP/2
     /// preface, is closed) and, on HTTP/1.1, the end of the previous answer (an idle
     /// keep-alive connection is closed). A request being handled is never cut by it, however
-    /// long it takes. Kept per connection: one timer, moved only when it fires early.
+    /// long it takes.
+    ///
+    /// On HTTP/1.1 it costs a request nothing: one thread for the whole process reads each
+    /// connection's request count a few times per timeout (16), and closes a connection
+    /// whose wait it has seen last the whole timeout — between the timeout and an eighth more
+    /// after the wait began, never before. (It keeps real time: `tokio::time::pause` does not
+    /// stop it.)
     ///
     /// It is also the TLS handshake timeout (10 s when `None`), and the HTTP/2 idle timeout
     /// unless [`http2_idle_timeout`](Self::http2_idle_timeout) sets one.

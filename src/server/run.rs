@@ -32,7 +32,8 @@ type ErrorHook = Arc<dyn Fn(&(dyn std::error::Error + 'static)) + Send + Sync>;
 pub enum ServeError {
     /// The handler list cannot be served (duplicate or conflicting routes).
     Config(ConfigError),
-    /// The address could not be bound.
+    /// The address could not be bound (or, rarely, the thread that keeps the header read
+    /// timeout could not start).
     Bind(std::io::Error),
 }
 
@@ -157,7 +158,8 @@ pub async fn shutdown_signal() {
 /// # Errors
 ///
 /// [`ServeError::Config`] for a handler list that cannot be routed, [`ServeError::Bind`] when
-/// the address cannot be bound.
+/// the address cannot be bound (or, with a header read timeout, when the process's thread
+/// that keeps it cannot start: the system is out of threads).
 pub async fn serve(
     app: impl IntoPipeline,
     mut options: ServerOptions,
@@ -179,7 +181,8 @@ pub async fn serve(
 ///
 /// # Errors
 ///
-/// The bind error.
+/// The bind error (or, with a header read timeout, the error of starting the process's
+/// thread that keeps it).
 pub async fn serve_service<S: Servable>(
     service: S,
     options: ServerOptions,
@@ -189,6 +192,9 @@ pub async fn serve_service<S: Servable>(
 
 /// Binds, then accepts connections, each served by the service `make` gives for its peer.
 async fn listen<M: PerConnection>(make: M, mut options: ServerOptions) -> std::io::Result<Server> {
+    if options.header_read_timeout.is_some() {
+        super::head_watch::start()?;
+    }
     let listener = TcpListener::bind((options.hostname.as_str(), options.port)).await?;
     let local_addr = listener.local_addr()?;
     tracing::info!(%local_addr, "listening");

@@ -1,0 +1,347 @@
+//! [`HeadWatch`]: the header read timeout of HTTP/1 connections, kept by one thread for the
+//! whole process rather than by a timer per connection.
+//!
+//! A connection waits for a request head from its start, and on HTTP/1.1 again each time its
+//! last request in flight is answered. Its [`InFlight`] count says which wait it is in: the
+//! count of requests started changes with every request, so two equal snapshots with none in
+//! flight are the same wait. The watch thread reads every connection's snapshot a few times
+//! per timeout; a wait it has seen unchanged for the whole timeout is overdue, and the
+//! connection's task is woken to close it ([`HeadWatch::overdue`]).
+//!
+//! So a request costs the connection nothing here — no clock read, no timer — and tokio's
+//! timer wheel stays empty on an HTTP/1.1 connection: with a timer in it, every park of the
+//! runtime reads the clock and works out a timeout (about 0.3k instructions per request on a
+//! keep-alive connection, measured with callgrind). The price is precision: a head is closed
+//! between the timeout and an eighth more after its wait began (two reads of the watch: one
+//! sees a new wait begin, one sees it overdue), never before.
+//!
+//! The thread sleeps while no connection is watched; it is started with the first server
+//! ([`start`]).
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError, Weak};
+use std::task::Context;
+use std::thread::Thread;
+use std::time::{Duration, Instant};
+
+use atomic_waker::AtomicWaker;
+
+use super::in_flight::InFlight;
+
+/// How late past the timeout a head may be closed, as a fraction: the watch reads each
+/// connection every `timeout / SLACK_DIVISOR`.
+const SLACK_DIVISOR: u32 = 16;
+
+/// The longest the watch sleeps between two reads while connections are watched.
+const MAX_TICK: Duration = Duration::from_secs(1);
+/// The shortest (for timeouts of a few milliseconds, in tests).
+const MIN_TICK: Duration = Duration::from_millis(1);
+
+/// The process's watch thread and the connections it watches.
+struct Watch {
+    watched: Mutex<Vec<Entry>>,
+    thread: Thread,
+}
+
+static WATCH: OnceLock<Watch> = OnceLock::new();
+
+/// Starts the watch thread if it is not running yet.
+///
+/// # Errors
+///
+/// The error of spawning the thread (the system is out of threads or memory).
+pub(crate) fn start() -> std::io::Result<()> {
+    static SPAWNING: Mutex<()> = Mutex::new(());
+    let _spawning = SPAWNING.lock().unwrap_or_else(PoisonError::into_inner);
+    if WATCH.get().is_some() {
+        return Ok(());
+    }
+    let thread = std::thread::Builder::new()
+        .name("pactum-head-watch".to_owned())
+        .spawn(run)?
+        .thread()
+        .clone();
+    let _ = WATCH.set(Watch {
+        watched: Mutex::new(Vec::new()),
+        thread,
+    });
+    Ok(())
+}
+
+/// What the watch knows of one connection.
+struct Entry {
+    connection: Weak<HeadWatch>,
+    /// The snapshot last read, and when it was first read.
+    seen: u64,
+    since: Instant,
+}
+
+/// One connection's header read timeout, shared by the connection and the watch thread.
+#[derive(Debug)]
+pub(crate) struct HeadWatch {
+    requests: Arc<InFlight>,
+    timeout: Duration,
+    /// `false` once the connection is HTTP/2 (timed by its idle timeout instead).
+    watched: AtomicBool,
+    /// The snapshot of the wait found overdue, with its low bit set (a snapshot with none in
+    /// flight has it clear); `0` until one is.
+    overdue: AtomicU64,
+    /// The connection's task, woken when its wait is found overdue.
+    waker: AtomicWaker,
+}
+
+impl HeadWatch {
+    /// Watches a connection whose requests `requests` counts, from now.
+    ///
+    /// Without a running watch thread ([`start`] failed or was not called), the connection is
+    /// not timed.
+    pub(crate) fn register(requests: Arc<InFlight>, timeout: Duration) -> Arc<Self> {
+        let watch = Arc::new(Self {
+            requests,
+            timeout,
+            watched: AtomicBool::new(true),
+            overdue: AtomicU64::new(0),
+            waker: AtomicWaker::new(),
+        });
+        match WATCH.get() {
+            Some(process) => {
+                let mut watched = process
+                    .watched
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner);
+                watched.push(Entry {
+                    connection: Arc::downgrade(&watch),
+                    seen: watch.requests.snapshot(),
+                    since: Instant::now(),
+                });
+                if watched.len() == 1 {
+                    // It sleeps while nothing is watched.
+                    process.thread.unpark();
+                }
+            }
+            None => tracing::error!("the header read timeout's watch is not running"),
+        }
+        watch
+    }
+
+    /// The connection turned out to be HTTP/2: no longer watched.
+    pub(crate) fn release(&self) {
+        self.watched.store(false, Ordering::Relaxed);
+    }
+
+    #[cfg(test)]
+    pub(crate) fn is_released(&self) -> bool {
+        !self.watched.load(Ordering::Relaxed)
+    }
+
+    /// Whether the connection's wait for a head is overdue (never while a request is in
+    /// flight); the caller's task is woken when it becomes so.
+    pub(crate) fn overdue(&self, cx: &Context<'_>) -> bool {
+        let snapshot = self.requests.snapshot();
+        if !InFlight::none_at(snapshot) {
+            // Nothing to wake it for: the connection is read or flushed again once the
+            // request's answer is sent, and registers then.
+            return false;
+        }
+        // Before the flag's read: a wait found overdue after it wakes this task.
+        self.waker.register(cx.waker());
+        self.overdue.load(Ordering::Acquire) == snapshot | 1
+    }
+}
+
+impl Entry {
+    /// Reads the connection at `now`: its timeout, `None` once it is gone or no longer
+    /// watched.
+    fn read(&mut self, now: Instant) -> Option<Duration> {
+        let connection = self.connection.upgrade()?;
+        if !connection.watched.load(Ordering::Relaxed) {
+            return None;
+        }
+        let snapshot = connection.requests.snapshot();
+        if snapshot != self.seen || !InFlight::none_at(snapshot) {
+            // Another wait, or a request in flight: timed from now, when it is a wait.
+            self.seen = snapshot;
+            self.since = now;
+        } else if now.duration_since(self.since) >= connection.timeout {
+            let flagged = snapshot | 1;
+            if connection.overdue.swap(flagged, Ordering::AcqRel) != flagged {
+                connection.waker.wake();
+            }
+        }
+        Some(connection.timeout)
+    }
+}
+
+/// The watch thread: reads every watched connection each tick, sleeps while there is none.
+fn run() {
+    let process = loop {
+        match WATCH.get() {
+            Some(process) => break process,
+            // Set by `start` right after the spawn.
+            None => std::thread::park_timeout(MIN_TICK),
+        }
+    };
+    loop {
+        let mut shortest: Option<Duration> = None;
+        {
+            let mut watched = process
+                .watched
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner);
+            let now = Instant::now();
+            watched.retain_mut(|entry| match entry.read(now) {
+                Some(timeout) => {
+                    shortest = Some(shortest.map_or(timeout, |s| s.min(timeout)));
+                    true
+                }
+                None => false,
+            });
+        }
+        let tick = shortest.map(|timeout| timeout / SLACK_DIVISOR);
+        match tick {
+            Some(tick) => std::thread::park_timeout(tick.clamp(MIN_TICK, MAX_TICK)),
+            None => std::thread::park(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::AtomicUsize;
+    use std::task::{Wake, Waker};
+
+    use super::*;
+    use crate::server::in_flight::InFlightGuard;
+
+    #[derive(Default)]
+    struct Woken(AtomicUsize);
+
+    impl Wake for Woken {
+        fn wake(self: Arc<Self>) {
+            self.0.fetch_add(1, Ordering::SeqCst);
+        }
+    }
+
+    const TIMEOUT: Duration = Duration::from_secs(10);
+
+    /// A connection and the watch's entry for it, read at instants the test chooses.
+    fn watched() -> (Arc<HeadWatch>, Entry, Instant) {
+        let requests = Arc::new(InFlight::default());
+        let connection = Arc::new(HeadWatch {
+            requests,
+            timeout: TIMEOUT,
+            watched: AtomicBool::new(true),
+            overdue: AtomicU64::new(0),
+            waker: AtomicWaker::new(),
+        });
+        let start = Instant::now();
+        let entry = Entry {
+            connection: Arc::downgrade(&connection),
+            seen: connection.requests.snapshot(),
+            since: start,
+        };
+        (connection, entry, start)
+    }
+
+    fn polled(connection: &HeadWatch, woken: &Arc<Woken>) -> bool {
+        let waker = Waker::from(Arc::clone(woken));
+        connection.overdue(&Context::from_waker(&waker))
+    }
+
+    #[test]
+    fn a_wait_unchanged_for_the_timeout_is_overdue_and_wakes_the_connection() {
+        let (connection, mut entry, start) = watched();
+        let woken = Arc::new(Woken::default());
+        assert!(!polled(&connection, &woken));
+        assert_eq!(entry.read(start + TIMEOUT / 2), Some(TIMEOUT));
+        assert!(!polled(&connection, &woken), "not before the timeout");
+        assert_eq!(woken.0.load(Ordering::SeqCst), 0);
+        entry.read(start + TIMEOUT);
+        assert_eq!(woken.0.load(Ordering::SeqCst), 1, "woken once overdue");
+        assert!(polled(&connection, &woken));
+        entry.read(start + TIMEOUT * 2);
+        assert_eq!(woken.0.load(Ordering::SeqCst), 1, "woken once per wait");
+    }
+
+    #[test]
+    fn a_request_in_flight_is_never_overdue_and_its_end_starts_a_new_wait() {
+        let (connection, mut entry, start) = watched();
+        let woken = Arc::new(Woken::default());
+        let guard = InFlightGuard::new(&connection.requests);
+        entry.read(start + TIMEOUT);
+        entry.read(start + TIMEOUT * 5);
+        assert!(!polled(&connection, &woken), "in flight for five timeouts");
+        drop(guard);
+        // The watch first sees the new wait here: it is timed from this read.
+        entry.read(start + TIMEOUT * 6);
+        entry.read(start + TIMEOUT * 6 + TIMEOUT / 2);
+        assert!(
+            !polled(&connection, &woken),
+            "the next head is timed afresh"
+        );
+        entry.read(start + TIMEOUT * 7);
+        assert!(polled(&connection, &woken));
+    }
+
+    #[test]
+    fn a_request_between_two_reads_starts_a_new_wait() {
+        let (connection, mut entry, start) = watched();
+        let woken = Arc::new(Woken::default());
+        entry.read(start + TIMEOUT / 2);
+        drop(InFlightGuard::new(&connection.requests));
+        entry.read(start + TIMEOUT);
+        assert!(
+            !polled(&connection, &woken),
+            "another wait, seen at this read"
+        );
+        entry.read(start + TIMEOUT * 2);
+        assert!(polled(&connection, &woken));
+    }
+
+    #[test]
+    fn an_overdue_wait_does_not_close_the_next_one() {
+        let (connection, mut entry, start) = watched();
+        let woken = Arc::new(Woken::default());
+        entry.read(start + TIMEOUT);
+        // The head arrived just as the watch found it late: that request is served.
+        let guard = InFlightGuard::new(&connection.requests);
+        assert!(!polled(&connection, &woken));
+        drop(guard);
+        assert!(
+            !polled(&connection, &woken),
+            "the new wait is not the overdue one"
+        );
+    }
+
+    #[test]
+    fn a_gone_or_released_connection_leaves_the_watch() {
+        let (connection, mut entry, start) = watched();
+        connection.release();
+        assert_eq!(entry.read(start), None);
+        let (connection, mut entry, start) = watched();
+        drop(connection);
+        assert_eq!(entry.read(start), None);
+    }
+
+    /// The thread itself: a registered connection that sends nothing is found overdue, in
+    /// real time, between the timeout and an eighth more (plus scheduling).
+    #[test]
+    fn the_watch_thread_finds_a_silent_connection_overdue() {
+        start().expect("the watch thread starts");
+        let timeout = Duration::from_millis(200);
+        let connection = HeadWatch::register(Arc::new(InFlight::default()), timeout);
+        let woken = Arc::new(Woken::default());
+        let started = Instant::now();
+        assert!(!polled(&connection, &woken));
+        while woken.0.load(Ordering::SeqCst) == 0 {
+            assert!(
+                started.elapsed() < Duration::from_secs(5),
+                "never found overdue"
+            );
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        let waited = started.elapsed();
+        assert!(waited >= timeout, "found overdue early: {waited:?}");
+        assert!(polled(&connection, &woken));
+    }
+}
