@@ -254,15 +254,16 @@ where
 
     /// `default_query` is sent when no query was given.
     async fn send_inner(self, default_query: Option<Q>) -> Result<Response<R>, Error<E>> {
-        let (received, url) = self.exchange(default_query).await.map_err(Error::typed)?;
+        let base = self.client.base_url();
+        let (received, target) = self.exchange(default_query).await.map_err(Error::typed)?;
         if let Some(declared) = Error::of_declared(received.status, &received.body) {
-            return Err(declared.with_url(&url));
+            return Err(declared.with_url(|| target.url(base)));
         }
-        decode(received).map_err(|e| e.with_url(&url).typed())
+        decode(received).map_err(|e| e.with_url(|| target.url(base)).typed())
     }
 
-    /// Validates, encodes and sends the call: the answer, and the URL it went to.
-    async fn exchange(self, default_query: Option<Q>) -> Result<(Received, Url), Error> {
+    /// Validates, encodes and sends the call: the answer, and where it went.
+    async fn exchange(self, default_query: Option<Q>) -> Result<(Received, Target), Error> {
         let Self {
             client,
             endpoint,
@@ -315,16 +316,33 @@ where
             }
             _ => None,
         };
-        let url = crate::url::join(client.base_url(), &path, &query);
+        let base = client.base_url();
+        let target = Target { path, query };
         let request = Prepared {
             method: endpoint.method().clone(),
-            url: url.clone(),
+            url: target.url(base),
             headers,
             body,
             content_type,
             timeout,
         };
-        Ok((client.execute(request).await?, url))
+        match client.execute(request).await {
+            Ok(received) => Ok((received, target)),
+            Err(error) => Err(error.with_url(|| target.url(base))),
+        }
+    }
+}
+
+/// Where a call went: its path and query string, under the client's base URL. The URL is
+/// built once for the request; an error that needs it builds it again (no copy kept per call).
+struct Target {
+    path: String,
+    query: String,
+}
+
+impl Target {
+    fn url(&self, base: &Url) -> Url {
+        crate::url::join(base, &self.path, &self.query)
     }
 }
 

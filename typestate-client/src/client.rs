@@ -135,10 +135,10 @@ impl Client {
         self.inner.timeout
     }
 
-    /// Sends one prepared request, over HTTP or in-process, and reads the whole answer.
+    /// Sends one prepared request, over HTTP or in-process, and reads the whole answer. An
+    /// error carries no URL but the one reqwest gives it: the caller adds the request's.
     pub(crate) async fn execute(&self, request: Prepared) -> Result<Received, Error> {
         let timeout = request.timeout.unwrap_or(self.inner.timeout);
-        let url = request.url.clone();
         let mut headers = self.inner.headers.clone();
         for (name, value) in request.headers {
             if let Some(name) = name {
@@ -149,7 +149,7 @@ impl Client {
             let json = || HeaderValue::from_static("application/json");
             headers.insert(CONTENT_TYPE, request.content_type.unwrap_or_else(json));
         }
-        let result = match &self.inner.transport {
+        match &self.inner.transport {
             Transport::Http(client) => {
                 send_http(
                     client,
@@ -173,8 +173,7 @@ impl Client {
                 )
                 .await
             }
-        };
-        result.map_err(|e| e.with_url(&url))
+        }
     }
 }
 

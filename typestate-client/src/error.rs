@@ -173,9 +173,10 @@ impl<E> Error<E> {
         self
     }
 
-    pub(crate) fn with_url(mut self, url: &Url) -> Self {
+    /// Sets the URL, made by `url`, unless the error already carries one.
+    pub(crate) fn with_url(mut self, url: impl FnOnce() -> Url) -> Self {
         if self.inner.url.is_none() {
-            self.inner.url = Some(url.clone());
+            self.inner.url = Some(url());
         }
         self
     }

@@ -81,10 +81,14 @@ fn check_base(url: Url) -> Result<Url, Error> {
 pub(crate) fn join(base: &Url, path: &str, query: &str) -> Url {
     let mut url = base.clone();
     let prefix = base.path().trim_end_matches('/');
-    let mut full = String::with_capacity(prefix.len() + path.len());
-    full.push_str(prefix);
-    full.push_str(path);
-    url.set_path(&full);
+    if prefix.is_empty() {
+        url.set_path(path);
+    } else {
+        let mut full = String::with_capacity(prefix.len() + path.len());
+        full.push_str(prefix);
+        full.push_str(path);
+        url.set_path(&full);
+    }
     url.set_query((!query.is_empty()).then_some(query));
     url
 }

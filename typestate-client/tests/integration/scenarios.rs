@@ -268,7 +268,18 @@ pub(crate) async fn http_errors_carry_the_error_body(client: &Client) {
     let body = err.error_body().unwrap();
     assert_eq!(body.error, "User not found");
     assert_eq!(body.code.as_deref(), Some("user_not_found"));
-    assert!(err.url().unwrap().path().ends_with("/users/404"));
+    // The URL the call went to, rebuilt for the error: the base's own, with the route's path.
+    let url = err.url().unwrap();
+    let base = client.base_url();
+    assert_eq!(
+        (url.scheme(), url.host_str(), url.port()),
+        (base.scheme(), base.host_str(), base.port())
+    );
+    assert_eq!(
+        url.path(),
+        format!("{}/users/404", base.path().trim_end_matches('/'))
+    );
+    assert_eq!(url.query(), None);
 
     let err = client.call(&teapot()).send().await.unwrap_err();
     assert_eq!(err.status(), Some(StatusCode::IM_A_TEAPOT));
