@@ -139,7 +139,14 @@ impl Client {
     /// error carries no URL but the one reqwest gives it: the caller adds the request's.
     pub(crate) async fn execute(&self, request: Prepared) -> Result<Received, Error> {
         let timeout = request.timeout.unwrap_or(self.inner.timeout);
-        let mut headers = self.inner.headers.clone();
+        // Sized for all of them, and at least as a map's first insert sizes it (six): reqwest
+        // and hyper add theirs (`Host`, `Content-Length`) to a copy of this one.
+        let defaults = &self.inner.headers;
+        let wanted = defaults.len() + request.headers.len() + 1;
+        let mut headers = HeaderMap::with_capacity(wanted.max(6));
+        for (name, value) in defaults {
+            headers.append(name.clone(), value.clone());
+        }
         for (name, value) in request.headers {
             if let Some(name) = name {
                 headers.insert(name, value);

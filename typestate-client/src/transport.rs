@@ -71,14 +71,16 @@ pub(crate) async fn send_http(
     body: Option<Vec<u8>>,
     timeout: Option<Duration>,
 ) -> Result<Received, Error> {
-    let mut builder = client.request(method, url).headers(headers);
-    if let Some(body) = body {
-        builder = builder.body(body);
+    // The request made whole, its headers moved in: no `RequestBuilder` (a client handle
+    // cloned per call) and no second header map to copy them into.
+    let mut request = reqwest::Request::new(method, url);
+    *request.headers_mut() = headers;
+    *request.body_mut() = body.map(reqwest::Body::from);
+    if timeout.is_some() {
+        // Only then: the timeout is kept in the request's extensions, a map made on first use.
+        *request.timeout_mut() = timeout;
     }
-    if let Some(timeout) = timeout {
-        builder = builder.timeout(timeout);
-    }
-    let mut response = builder.send().await.map_err(Error::from_reqwest)?;
+    let mut response = client.execute(request).await.map_err(Error::from_reqwest)?;
     let status = response.status();
     // Taken, not copied: reading the body needs no header.
     let headers = std::mem::take(response.headers_mut());
