@@ -18,7 +18,7 @@ use std::future::Future;
 use std::io;
 use std::pin::Pin;
 use std::sync::Arc;
-use std::task::{Context, Poll};
+use std::task::{Context, Poll, Waker};
 use std::time::Duration;
 
 use bytes::Bytes;
@@ -56,6 +56,8 @@ pub(crate) struct HeadDeadline<I> {
     /// The header read timeout of an HTTP/1 connection (or one whose protocol is not known
     /// yet); `None` without a timeout, and once the connection is HTTP/2.
     watch: Option<Arc<HeadWatch>>,
+    /// The waker last given to `watch`.
+    watch_waker: Option<Waker>,
     /// HTTP/2: when the connection has been idle for its timeout.
     deadline: Option<Instant>,
     /// Allocated when a read first waits with a deadline; fires at or before it.
@@ -78,6 +80,7 @@ impl<I> HeadDeadline<I> {
         Self {
             inner,
             watch: timeout.map(|timeout| HeadWatch::register(requests, timeout)),
+            watch_waker: None,
             deadline: None,
             timer: None,
             armed: false,
@@ -158,7 +161,7 @@ impl<I> HeadDeadline<I> {
     /// HTTP/2 connection is first shut down gracefully, and closed one idle timeout later.
     fn stalled(&mut self, cx: &mut Context<'_>) -> Option<io::Error> {
         if let Some(watch) = &self.watch {
-            return watch.overdue(cx).then(|| {
+            return watch.overdue(cx, &mut self.watch_waker).then(|| {
                 io::Error::new(
                     io::ErrorKind::TimedOut,
                     "no complete request head before the header read timeout",
@@ -299,7 +302,7 @@ impl<I: AsyncRead + AsyncWrite + Unpin> AsyncWrite for HeadDeadline<I> {
         }
         if let Some(watch) = &this.watch {
             // Overdue already: the next read says so.
-            let _ = watch.overdue(cx);
+            let _ = watch.overdue(cx, &mut this.watch_waker);
         } else {
             this.track_streams(cx);
             if let Some(deadline) = this.deadline {

@@ -20,11 +20,9 @@
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock, PoisonError, Weak};
-use std::task::Context;
+use std::task::{Context, Waker};
 use std::thread::Thread;
 use std::time::{Duration, Instant};
-
-use atomic_waker::AtomicWaker;
 
 use super::in_flight::InFlight;
 
@@ -86,8 +84,9 @@ pub(crate) struct HeadWatch {
     /// The snapshot of the wait found overdue, with its low bit set (a snapshot with none in
     /// flight has it clear); `0` until one is.
     overdue: AtomicU64,
-    /// The connection's task, woken when its wait is found overdue.
-    waker: AtomicWaker,
+    /// The connection's task, woken when its wait is found overdue (and kept: woken again
+    /// for a later wait without being stored again).
+    waker: Mutex<Option<Waker>>,
 }
 
 impl HeadWatch {
@@ -101,7 +100,7 @@ impl HeadWatch {
             timeout,
             watched: AtomicBool::new(true),
             overdue: AtomicU64::new(0),
-            waker: AtomicWaker::new(),
+            waker: Mutex::new(None),
         });
         match WATCH.get() {
             Some(process) => {
@@ -135,16 +134,21 @@ impl HeadWatch {
     }
 
     /// Whether the connection's wait for a head is overdue (never while a request is in
-    /// flight); the caller's task is woken when it becomes so.
-    pub(crate) fn overdue(&self, cx: &Context<'_>) -> bool {
+    /// flight); the caller's task is woken when it becomes so. `stored` is the caller's copy
+    /// of the waker it stored last: the same task's waker is not stored again.
+    pub(crate) fn overdue(&self, cx: &Context<'_>, stored: &mut Option<Waker>) -> bool {
         let snapshot = self.requests.snapshot();
         if !InFlight::none_at(snapshot) {
             // Nothing to wake it for: the connection is read or flushed again once the
-            // request's answer is sent, and registers then.
+            // request's answer is sent, and stores its waker then.
             return false;
         }
         // Before the flag's read: a wait found overdue after it wakes this task.
-        self.waker.register(cx.waker());
+        if !stored.as_ref().is_some_and(|w| w.will_wake(cx.waker())) {
+            let waker = cx.waker().clone();
+            *self.waker.lock().unwrap_or_else(PoisonError::into_inner) = Some(waker.clone());
+            *stored = Some(waker);
+        }
         self.overdue.load(Ordering::Acquire) == snapshot | 1
     }
 }
@@ -165,7 +169,13 @@ impl Entry {
         } else if now.duration_since(self.since) >= connection.timeout {
             let flagged = snapshot | 1;
             if connection.overdue.swap(flagged, Ordering::AcqRel) != flagged {
-                connection.waker.wake();
+                let waker = connection
+                    .waker
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner);
+                if let Some(waker) = &*waker {
+                    waker.wake_by_ref();
+                }
             }
         }
         Some(connection.timeout)
@@ -208,7 +218,7 @@ fn run() {
 #[cfg(test)]
 mod tests {
     use std::sync::atomic::AtomicUsize;
-    use std::task::{Wake, Waker};
+    use std::task::Wake;
 
     use super::*;
     use crate::server::in_flight::InFlightGuard;
@@ -232,7 +242,7 @@ mod tests {
             timeout: TIMEOUT,
             watched: AtomicBool::new(true),
             overdue: AtomicU64::new(0),
-            waker: AtomicWaker::new(),
+            waker: Mutex::new(None),
         });
         let start = Instant::now();
         let entry = Entry {
@@ -245,7 +255,7 @@ mod tests {
 
     fn polled(connection: &HeadWatch, woken: &Arc<Woken>) -> bool {
         let waker = Waker::from(Arc::clone(woken));
-        connection.overdue(&Context::from_waker(&waker))
+        connection.overdue(&Context::from_waker(&waker), &mut None)
     }
 
     #[test]
@@ -311,6 +321,29 @@ mod tests {
             !polled(&connection, &woken),
             "the new wait is not the overdue one"
         );
+    }
+
+    /// The task's waker is stored once: a later wait found overdue still wakes it.
+    #[test]
+    fn a_stored_waker_wakes_every_later_wait() {
+        let (connection, mut entry, start) = watched();
+        let woken = Arc::new(Woken::default());
+        let waker = Waker::from(Arc::clone(&woken));
+        let mut stored = None;
+        assert!(!connection.overdue(&Context::from_waker(&waker), &mut stored));
+        entry.read(start + TIMEOUT);
+        assert_eq!(woken.0.load(Ordering::SeqCst), 1);
+        // A request came in time after all; the next wait is overdue too.
+        drop(InFlightGuard::new(&connection.requests));
+        assert!(!connection.overdue(&Context::from_waker(&waker), &mut stored));
+        entry.read(start + TIMEOUT * 2);
+        entry.read(start + TIMEOUT * 3);
+        assert_eq!(
+            woken.0.load(Ordering::SeqCst),
+            2,
+            "woken for the second wait"
+        );
+        assert!(connection.overdue(&Context::from_waker(&waker), &mut stored));
     }
 
     #[test]
