@@ -19,7 +19,7 @@ use hyper::body::Incoming;
 
 use super::idle::{StreamGuard, Streams};
 use super::in_flight::{Counted, InFlight, InFlightGuard};
-use super::servable::Servable;
+use super::servable::{CallShared, Servable};
 use super::shutdown::Shutdown;
 use crate::error::BoxError;
 use crate::response::EndsOnShutdown;
@@ -33,7 +33,7 @@ pub(super) struct ConnectionService<S> {
     pub(super) shutdown: Arc<Shutdown>,
 }
 
-impl<S: Servable> hyper::service::Service<http::Request<Incoming>> for ConnectionService<S> {
+impl<S: CallShared> hyper::service::Service<http::Request<Incoming>> for ConnectionService<S> {
     type Response = http::Response<Counted<S::Body>>;
     type Error = BoxError;
     type Future = Answer<S>;
@@ -46,19 +46,24 @@ impl<S: Servable> hyper::service::Service<http::Request<Incoming>> for Connectio
         let stream = (version == http::Version::HTTP_2).then(|| StreamGuard::new(&self.streams));
         let guard = InFlightGuard::new(&self.in_flight);
         let close = self.shutdown.closes_answers(version);
-        let mut service = self.service.clone();
-        // tower's rule: ready before called. Asked here without a waker; a service not ready
-        // yet is asked again, with the task's, when the answer is polled.
-        let state = match service.poll_ready(&mut Context::from_waker(Waker::noop())) {
-            Poll::Ready(Ok(())) => State::Called {
-                future: service.call(request),
-            },
-            Poll::Ready(Err(error)) => State::Failed {
-                error: Some(error.into()),
-            },
-            Poll::Pending => State::Waiting {
-                waiting: Box::new((service, Some(request))),
-            },
+        let state = match self.service.call_shared(request) {
+            Ok(future) => State::Called { future },
+            Err(request) => {
+                let mut service = self.service.clone();
+                // tower's rule: ready before called. Asked here without a waker; a service
+                // not ready yet is asked again, with the task's, when the answer is polled.
+                match service.poll_ready(&mut Context::from_waker(Waker::noop())) {
+                    Poll::Ready(Ok(())) => State::Called {
+                        future: service.call(request),
+                    },
+                    Poll::Ready(Err(error)) => State::Failed {
+                        error: Some(error.into()),
+                    },
+                    Poll::Pending => State::Waiting {
+                        waiting: Box::new((service, Some(request))),
+                    },
+                }
+            }
         };
         Answer {
             state,

@@ -18,7 +18,7 @@ use super::hyper_errors::{ErrorAnswers, HyperErrors};
 use super::idle::{Http2Idle, Streams};
 use super::in_flight::InFlight;
 use super::options::ServerOptions;
-use super::servable::{Foreign, PerConnection, Servable};
+use super::servable::{CallShared, Foreign, PerConnection, Servable};
 use super::service::PactumService;
 use super::shutdown::Shutdown;
 use crate::error::ConfigError;
@@ -309,7 +309,7 @@ struct Connection<S> {
     answers: ErrorAnswers,
 }
 
-impl<S: Servable> Connection<S> {
+impl<S: CallShared> Connection<S> {
     async fn serve<I>(self, io: I)
     where
         I: AsyncRead + AsyncWrite + Unpin + Send + 'static,

@@ -44,13 +44,46 @@ where
     type Body = B;
 }
 
+/// A connection's service, called by hyper through a shared reference: pactum's own service
+/// answers from it (no clone of the service per request); any other is cloned and asked
+/// whether it is ready, as tower's rule asks.
+pub(super) trait CallShared: Servable {
+    /// The answer's future when the service can be called from `&self`; else the request
+    /// back, for a clone of the service.
+    #[allow(clippy::result_large_err)] // handed back as it came, never boxed
+    fn call_shared(
+        &self,
+        request: http::Request<Incoming>,
+    ) -> Result<Self::Future, http::Request<Incoming>>;
+}
+
+impl CallShared for PactumService {
+    #[inline]
+    fn call_shared(
+        &self,
+        request: http::Request<Incoming>,
+    ) -> Result<Self::Future, http::Request<Incoming>> {
+        Ok(self.respond(request))
+    }
+}
+
+impl<S: Servable> CallShared for WithPeer<S> {
+    #[inline]
+    fn call_shared(
+        &self,
+        request: http::Request<Incoming>,
+    ) -> Result<Self::Future, http::Request<Incoming>> {
+        Err(request)
+    }
+}
+
 /// What the accept loop serves: one service per connection, made knowing the connection's
 /// peer. pactum's own service keeps the peer in a field and hands it to its pipeline with
 /// each request (no extension to allocate); any other service gets it as a [`PeerAddr`]
 /// extension on each request ([`WithPeer`]).
 pub(super) trait PerConnection: Clone + Send + Sync + 'static {
     /// The service hyper runs on one connection.
-    type Service: Servable;
+    type Service: CallShared;
 
     /// The service for a connection from `peer`.
     fn for_peer(&self, peer: SocketAddr) -> Self::Service;

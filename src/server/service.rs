@@ -119,6 +119,19 @@ where
     }
 
     fn call(&mut self, request: http::Request<B>) -> Self::Future {
+        self.respond(request)
+    }
+}
+
+impl PactumService {
+    /// The answer to `request`: what `call` returns, from a shared reference (the native
+    /// server calls it so, without a clone of the service per request).
+    #[inline]
+    pub(super) fn respond<B>(&self, request: http::Request<B>) -> ResponseFuture
+    where
+        B: http_body::Body<Data = Bytes> + Send + 'static,
+        B::Error: Into<BoxError>,
+    {
         let (head, body) = request.into_parts();
         ResponseFuture(self.pipeline.handled(head, Body::new(body), self.peer))
     }
