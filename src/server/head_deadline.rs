@@ -301,8 +301,11 @@ impl<I: AsyncRead + AsyncWrite + Unpin> AsyncWrite for HeadDeadline<I> {
                 .map_or(Poll::Pending, |e| Poll::Ready(Err(e)));
         }
         if let Some(watch) = &this.watch {
-            // Overdue already: the next read says so.
-            let _ = watch.overdue(cx, &mut this.watch_waker);
+            // The watch must be able to wake this task; once it can (the waker is kept),
+            // an overdue wait wakes it and the next read says so.
+            if this.watch_waker.is_none() {
+                let _ = watch.overdue(cx, &mut this.watch_waker);
+            }
         } else {
             this.track_streams(cx);
             if let Some(deadline) = this.deadline {

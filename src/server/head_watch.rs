@@ -136,6 +136,7 @@ impl HeadWatch {
     /// Whether the connection's wait for a head is overdue (never while a request is in
     /// flight); the caller's task is woken when it becomes so. `stored` is the caller's copy
     /// of the waker it stored last: the same task's waker is not stored again.
+    #[inline]
     pub(crate) fn overdue(&self, cx: &Context<'_>, stored: &mut Option<Waker>) -> bool {
         let snapshot = self.requests.snapshot();
         if !InFlight::none_at(snapshot) {

@@ -43,11 +43,13 @@ impl InFlight {
 
     /// The counts as they are now: two snapshots differ when a request started in between;
     /// [`InFlight::none_at`] reads one.
+    #[inline]
     pub(crate) fn snapshot(&self) -> u64 {
         self.0.load(Ordering::Relaxed)
     }
 
     /// Whether no request was in flight at `snapshot`.
+    #[inline]
     pub(crate) fn none_at(snapshot: u64) -> bool {
         snapshot & (STARTED - 1) == 0
     }
