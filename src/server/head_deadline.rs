@@ -60,7 +60,8 @@ pub(crate) struct HeadDeadline<I> {
     watch_waker: Option<Waker>,
     /// HTTP/2: when the connection has been idle for its timeout.
     deadline: Option<Instant>,
-    /// Allocated when a read first waits with a deadline; fires at or before it.
+    /// HTTP/2's idle timeout and a closing connection's linger: allocated when a read first
+    /// waits with a deadline; fires at or before it.
     timer: Option<Pin<Box<Sleep>>>,
     /// The timer was polled pending and has this connection's task to wake: while it has not
     /// fired and fires at or before the deadline, it need not be polled again.
@@ -187,8 +188,9 @@ impl<I> HeadDeadline<I> {
 
     /// `true` once `deadline` has passed; else the task is woken when it does.
     fn passed(&mut self, cx: &mut Context<'_>, deadline: Instant) -> bool {
-        // The usual case on a keep-alive connection: the timer armed for an earlier head
-        // fires first and wakes the task, which then moves it. No poll, no timer-wheel work.
+        // The usual case on an HTTP/2 connection that turns idle again and again: the timer
+        // armed for an earlier idle period fires first and wakes the task, which then moves
+        // it. No poll, no timer-wheel work.
         if let Some(timer) = &self.timer {
             if self.armed && timer.deadline() <= deadline && !timer.is_elapsed() {
                 return false;
@@ -206,7 +208,7 @@ impl<I> HeadDeadline<I> {
                 return false;
             }
             self.armed = false;
-            // Set for an earlier head: move it to this one's deadline, once.
+            // Set for an earlier deadline: move it to this one, once.
             if Instant::now() >= deadline {
                 return true;
             }
