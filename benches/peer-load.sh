@@ -6,6 +6,9 @@
 #   benches/peer-load.sh                 # the full run
 #   benches/peer-load.sh --help          # options: rounds, duration, cores, servers, ...
 #
+# PEER_LOAD_VALGRIND_ARGS adds arguments to each callgrind run, e.g. "--dump-instr=yes" (a
+# per-instruction profile, with --keep-profiles) or "--cache-sim=yes --branch-sim=yes".
+#
 # Needs Linux, two cores (servers are pinned to one, wrk and the clients to the other), and
 # wrk, valgrind and taskset, installed here from Debian's packages when missing.
 set -euo pipefail

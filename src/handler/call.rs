@@ -264,7 +264,7 @@ where
 pub(super) fn respond<R: Slot>(
     spec: &EndpointSpec,
     value: &R,
-    parts: &PipelineParts,
+    parts: &mut PipelineParts,
     size: &AnswerSize,
 ) -> Result<Response, Error> {
     // A constant per response type: the JSON path keeps no branch.
@@ -311,7 +311,7 @@ pub(super) fn respond<R: Slot>(
 
 /// The answer of a streamed response type ([`Events`](crate::Events)): its body, sent as the
 /// stream makes it, ended early if the server shuts down; headers the handler set win.
-fn respond_streamed<R: Slot>(spec: &EndpointSpec, value: R, parts: &PipelineParts) -> Response {
+fn respond_streamed<R: Slot>(spec: &EndpointSpec, value: R, parts: &mut PipelineParts) -> Response {
     let parts = parts.take();
     let ends = EndsOnShutdown::default();
     let mut response = http::Response::new(ResponseBody::streamed(EndingOnShutdown {
@@ -338,7 +338,7 @@ fn respond_streamed<R: Slot>(spec: &EndpointSpec, value: R, parts: &PipelinePart
 fn respond_raw<R: Slot>(
     spec: &EndpointSpec,
     value: &R,
-    parts: &PipelineParts,
+    parts: &mut PipelineParts,
 ) -> Result<Response, Error> {
     let parts = parts.take();
     let status = parts

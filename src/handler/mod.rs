@@ -201,7 +201,7 @@ impl<P: Slot, Q: Slot, B: Slot, R: Slot, E> Handler<P, Q, B, R, E> {
         call::respond(
             self.endpoint.spec(),
             value,
-            &pipeline_parts::PipelineParts::new(),
+            &mut pipeline_parts::PipelineParts::new(),
             &answer_size::AnswerSize::default(),
         )
     }

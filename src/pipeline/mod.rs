@@ -279,7 +279,7 @@ impl Pipeline {
                     let request = Request {
                         url: OnceLock::new(),
                         head,
-                        route: Arc::clone(&entry.template),
+                        route: entry.template.clone(),
                         params: routed.params,
                         body,
                         body_limit: method.body_limit,

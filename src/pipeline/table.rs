@@ -15,6 +15,7 @@ use crate::handler::AnyHandler;
 use crate::middleware::Middleware;
 use crate::request::CallHandler;
 use crate::request::RawParams;
+use crate::route::RouteName;
 
 pub(crate) struct RouteTable {
     paths: PathIndex,
@@ -22,7 +23,7 @@ pub(crate) struct RouteTable {
 }
 
 pub(crate) struct RouteEntry {
-    pub(crate) template: Arc<str>,
+    pub(crate) template: RouteName,
     /// The names of its params, in route order (the radix tree's order too).
     param_names: Vec<Arc<str>>,
     /// The route ends in a catch-all whose segments are checked (no empty, `.` or `..`).
@@ -97,7 +98,7 @@ impl RouteTable {
                     })?;
                     by_path.insert(key, routes.len());
                     routes.push(RouteEntry {
-                        template: Arc::from(spec.route.as_str()),
+                        template: spec.route.name(),
                         param_names: spec.route.param_names().map(Arc::from).collect(),
                         checks_tail: spec.route.checks_tail(),
                         methods: Vec::new(),

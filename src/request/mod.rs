@@ -13,6 +13,7 @@ use url::Url;
 use crate::body::Body;
 use crate::error::{Detail, Error};
 use crate::response::Response;
+use crate::route::RouteName;
 
 mod lazy_url;
 mod read;
@@ -42,7 +43,7 @@ pub struct Request {
     pub(crate) head: http::request::Parts,
     /// Made on first use.
     pub(crate) url: UrlCell,
-    pub(crate) route: Arc<str>,
+    pub(crate) route: RouteName,
     pub(crate) params: RawParams,
     pub(crate) body: Body,
     pub(crate) body_limit: usize,
@@ -208,7 +209,7 @@ impl Request {
         Self {
             head,
             url: UrlCell::new(),
-            route: Arc::from("/x"),
+            route: RouteName::Static("/x"),
             params: RawParams::default(),
             body,
             body_limit: 1,

@@ -1,9 +1,10 @@
 //! Request ids: the incoming `x-request-id` header when it is sane, else one made from a
-//! per-process random seed and a counter. Made lazily: routing a request costs one atomic
-//! increment; the id is written out only when something reads it (the span, a handler, the
-//! error formatter).
+//! per-process random seed and a counter. Made lazily: routing a request costs one
+//! thread-local increment; the id is written out only when something reads it (the span, a
+//! handler, the error formatter).
 
 use std::borrow::Cow;
+use std::cell::Cell;
 use std::hash::{BuildHasher, Hasher};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::OnceLock;
@@ -40,10 +41,36 @@ pub const REQUEST_ID_HEADER: HeaderName = HeaderName::from_static("x-request-id"
 pub(crate) const MAX_REQUEST_ID_LEN: usize = 200;
 
 /// The next request's serial number (from 1; 0 is a context built by hand).
+///
+/// Each thread takes a block of [`SERIAL_BLOCK`] serials from the process-wide counter and
+/// hands them out in order: a request costs a thread-local increment, not an atomic
+/// read-modify-write (a locked instruction, tens of cycles). Serials stay unique within the
+/// process; across threads they are not in arrival order.
 pub(crate) fn next_serial() -> u64 {
-    static SERIAL: AtomicU64 = AtomicU64::new(1);
-    SERIAL.fetch_add(1, Ordering::Relaxed)
+    thread_local! {
+        /// The thread's next serial and the end of its block.
+        static BLOCK: Cell<(u64, u64)> = const { Cell::new((0, 0)) };
+    }
+    BLOCK
+        .try_with(|block| {
+            let (mut next, mut end) = block.get();
+            if next == end {
+                next = SERIAL.fetch_add(SERIAL_BLOCK, Ordering::Relaxed);
+                end = next + SERIAL_BLOCK;
+            }
+            block.set((next + 1, end));
+            next
+        })
+        // A thread being torn down takes one serial alone.
+        .unwrap_or_else(|_| SERIAL.fetch_add(1, Ordering::Relaxed))
 }
+
+/// How many serials a thread takes from the process-wide counter at once.
+const SERIAL_BLOCK: u64 = 1024;
+
+/// The process-wide counter serial blocks are taken from (from 1; 0 is a context built by
+/// hand).
+static SERIAL: AtomicU64 = AtomicU64::new(1);
 
 /// The request's id: its `x-request-id` header when present and sane (1 to 200 bytes of
 /// visible ASCII), else the id generated from `serial`.
@@ -80,6 +107,25 @@ fn generated(serial: u64) -> String {
 mod tests {
     use super::*;
     use http::HeaderValue;
+
+    #[test]
+    fn serials_are_unique_across_threads_and_in_order_within_one() {
+        let taken: Vec<Vec<u64>> = std::thread::scope(|scope| {
+            let threads: Vec<_> = (0..4)
+                .map(|_| scope.spawn(|| (0..3 * SERIAL_BLOCK).map(|_| next_serial()).collect()))
+                .collect();
+            threads.into_iter().map(|t| t.join().unwrap()).collect()
+        });
+        for serials in &taken {
+            assert!(serials.windows(2).all(|w| w[0] < w[1]), "in order");
+        }
+        let mut all: Vec<u64> = taken.concat();
+        let count = all.len();
+        all.sort_unstable();
+        all.dedup();
+        assert_eq!(all.len(), count, "no serial handed out twice");
+        assert!(!all.contains(&0), "0 is a context built by hand");
+    }
 
     #[test]
     fn a_sane_header_is_taken() {

@@ -23,11 +23,13 @@ use crate::error::ConfigError;
 
 mod kinds;
 mod literal;
+mod name;
 
 use kinds::DotSegments;
 pub use kinds::{
     dynamic, pattern, static_path, Dynamic, HasParams, Pattern, Route, RouteKind, Static,
 };
+pub(crate) use name::RouteName;
 
 #[doc(hidden)]
 pub use literal::{__check_names, CheckParams};
@@ -139,6 +141,11 @@ impl RouteTemplate {
     /// The route as written, e.g. `/users/:id`.
     pub fn as_str(&self) -> &str {
         &self.raw
+    }
+
+    /// The route as its requests carry it.
+    pub(crate) fn name(&self) -> RouteName {
+        RouteName::new(&self.raw)
     }
 
     /// This route under `prefix` (`/api/v1` + `/users/:id` = `/api/v1/users/:id`; the route

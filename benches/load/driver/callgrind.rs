@@ -14,8 +14,11 @@ pub(super) fn callgrind_command(cpu: usize, out: &Path, exe: &Path) -> Command {
     command
         .arg("--tool=callgrind")
         .arg("-q")
-        .arg(format!("--callgrind-out-file={}", out.display()))
-        .arg(exe);
+        .arg(format!("--callgrind-out-file={}", out.display()));
+    if let Ok(extra) = std::env::var("PEER_LOAD_VALGRIND_ARGS") {
+        command.args(extra.split_whitespace());
+    }
+    command.arg(exe);
     command
 }
 
