@@ -9,12 +9,17 @@
 
 use std::borrow::Cow;
 
+use smallvec::SmallVec;
+
 /// The most pairs split here; a longer query goes to `serde_qs`.
 const MAX_PAIRS: usize = 16;
 
+/// A flat query's decoded (key, value) pairs: up to four held inline, no allocation.
+pub(crate) type Pairs<'q> = SmallVec<[(Cow<'q, str>, Cow<'q, str>); 4]>;
+
 /// The decoded pairs of a flat query, or `None` when `serde_qs` must read it.
-pub(crate) fn split(query: &str) -> Option<Vec<(Cow<'_, str>, Cow<'_, str>)>> {
-    let mut pairs: Vec<(Cow<'_, str>, Cow<'_, str>)> = Vec::new();
+pub(crate) fn split(query: &str) -> Option<Pairs<'_>> {
+    let mut pairs = Pairs::new();
     let bytes = query.as_bytes();
     let mut start = 0;
     while start < bytes.len() {

@@ -48,6 +48,8 @@ pub(super) struct Traced {
 impl Future for Dispatched {
     type Output = Result<Response, Error>;
 
+    // Inlined into `Handled::poll`: one call and one move of the answer fewer per request.
+    #[inline]
     fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
         let this = &mut *self;
         let _entered = this.traced.as_ref().map(|t| t.span.enter());

@@ -16,6 +16,7 @@ use crate::middleware::Middleware;
 use crate::request::CallHandler;
 use crate::request::RawParams;
 use crate::route::RouteName;
+use smallvec::SmallVec;
 
 pub(crate) struct RouteTable {
     paths: PathIndex,
@@ -25,7 +26,7 @@ pub(crate) struct RouteTable {
 pub(crate) struct RouteEntry {
     pub(crate) template: RouteName,
     /// The names of its params, in route order (the radix tree's order too).
-    param_names: Vec<Arc<str>>,
+    param_names: Vec<RouteName>,
     /// The route ends in a catch-all whose segments are checked (no empty, `.` or `..`).
     pub(crate) checks_tail: bool,
     pub(crate) methods: Vec<MethodEntry>,
@@ -99,7 +100,7 @@ impl RouteTable {
                     by_path.insert(key, routes.len());
                     routes.push(RouteEntry {
                         template: spec.route.name(),
-                        param_names: spec.route.param_names().map(Arc::from).collect(),
+                        param_names: spec.route.param_route_names(),
                         checks_tail: spec.route.checks_tail(),
                         methods: Vec::new(),
                         allow: HeaderValue::from_static(""),
@@ -172,7 +173,7 @@ impl RouteTable {
 /// marked refused: the 400 comes when the params are deserialised.
 fn decode_params(matched: &matchit::Params<'_, '_>, entry: &RouteEntry) -> RawParams {
     let mut raw = RawParams {
-        pairs: Vec::with_capacity(matched.len()),
+        pairs: SmallVec::with_capacity(matched.len()),
         refused: None,
     };
     let last = matched.len().saturating_sub(1);
@@ -187,7 +188,7 @@ fn decode_params(matched: &matchit::Params<'_, '_>, entry: &RouteEntry) -> RawPa
         if entry.checks_tail && index == last && has_dot_segment(&decoded) {
             raw.refuse(name, "must not have an empty, `.` or `..` segment");
         }
-        raw.pairs.push((Arc::clone(name), decoded));
+        raw.pairs.push((name.clone(), decoded));
     }
     raw
 }

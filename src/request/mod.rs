@@ -14,6 +14,7 @@ use crate::body::Body;
 use crate::error::{Detail, Error};
 use crate::response::Response;
 use crate::route::RouteName;
+use smallvec::SmallVec;
 
 mod lazy_url;
 mod read;
@@ -164,10 +165,11 @@ impl Request {
 /// with a 400 when it deserialises the params, after middleware.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct RawParams {
-    /// Names shared with the route table; values decoded.
-    pub(crate) pairs: Vec<(Arc<str>, String)>,
+    /// Names from the route table (borrowed from a literal route); values decoded. One held
+    /// inline (no allocation for the usual route with one param).
+    pub(crate) pairs: SmallVec<[(RouteName, String); 1]>,
     /// Why routing refused a value: answered 400 when the params are deserialised.
-    pub(crate) refused: Option<Detail>,
+    pub(crate) refused: Option<Box<Detail>>,
 }
 
 impl RawParams {
@@ -187,7 +189,7 @@ impl RawParams {
     /// Marks `name`'s value refused (the first reason is kept).
     pub(crate) fn refuse(&mut self, name: &str, reason: &str) {
         if self.refused.is_none() {
-            self.refused = Some(Detail::new(vec![name.into()], reason));
+            self.refused = Some(Box::new(Detail::new(vec![name.into()], reason)));
         }
     }
 

@@ -148,6 +148,13 @@ impl RouteTemplate {
         RouteName::new(&self.raw)
     }
 
+    /// The names of its params, in route order, as its requests carry them.
+    pub(crate) fn param_route_names(&self) -> Vec<RouteName> {
+        self.param_names()
+            .map(|name| RouteName::part_of(&self.raw, name))
+            .collect()
+    }
+
     /// This route under `prefix` (`/api/v1` + `/users/:id` = `/api/v1/users/:id`; the route
     /// `/` becomes the prefix itself), same kind and settings.
     ///

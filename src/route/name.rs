@@ -24,6 +24,42 @@ impl RouteName {
     }
 }
 
+impl RouteName {
+    /// `part` (a param's name), borrowed from `template` when the template is a literal that
+    /// holds that text, else shared.
+    pub(crate) fn part_of(template: &Cow<'static, str>, part: &str) -> Self {
+        match template {
+            Cow::Borrowed(text) => match text.find(part) {
+                Some(at) => Self::Static(&text[at..at + part.len()]),
+                None => Self::Shared(Arc::from(part)),
+            },
+            Cow::Owned(_) => Self::Shared(Arc::from(part)),
+        }
+    }
+}
+
+impl From<&str> for RouteName {
+    /// A name made at run time: shared.
+    fn from(text: &str) -> Self {
+        Self::Shared(Arc::from(text))
+    }
+}
+
+impl AsRef<str> for RouteName {
+    #[inline]
+    fn as_ref(&self) -> &str {
+        self
+    }
+}
+
+impl PartialEq for RouteName {
+    fn eq(&self, other: &Self) -> bool {
+        **self == **other
+    }
+}
+
+impl Eq for RouteName {}
+
 impl Deref for RouteName {
     type Target = str;
 

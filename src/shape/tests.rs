@@ -193,7 +193,7 @@ fn raw(pairs: &[(&str, &str)]) -> RawParams {
     RawParams {
         pairs: pairs
             .iter()
-            .map(|(n, v)| (std::sync::Arc::from(*n), (*v).to_owned()))
+            .map(|(n, v)| ((*n).into(), (*v).to_owned()))
             .collect(),
         refused: None,
     }
