@@ -16,6 +16,7 @@ pub(crate) enum RouteName {
 }
 
 impl RouteName {
+    #[allow(clippy::ptr_arg)] // which `Cow` it is is the point
     pub(crate) fn new(template: &Cow<'static, str>) -> Self {
         match template {
             Cow::Borrowed(text) => Self::Static(text),
@@ -27,6 +28,7 @@ impl RouteName {
 impl RouteName {
     /// `part` (a param's name), borrowed from `template` when the template is a literal that
     /// holds that text, else shared.
+    #[allow(clippy::ptr_arg)] // which `Cow` it is is the point
     pub(crate) fn part_of(template: &Cow<'static, str>, part: &str) -> Self {
         match template {
             Cow::Borrowed(text) => match text.find(part) {
