@@ -317,6 +317,19 @@ async fn more_than_max_headers_is_431() {
 }
 
 #[tokio::test]
+async fn a_header_count_limit_above_hyper_s_100_is_kept() {
+    // Above 100 hyper parses into arrays it allocates per head: the limit still holds both ways.
+    let app = native_with(crate::api::handlers(), options().max_headers(200)).await;
+    let ok = app.raw(&request_with_headers(150)).await;
+    assert_eq!(status_of(&ok), "200", "{ok}");
+    let many = app.raw(&request_with_headers(250)).await;
+    assert!(many.starts_with("HTTP/1.1 431"), "{many}");
+    app.get("/health")
+        .await
+        .assert(200, json!({"status": "ok"}));
+}
+
+#[tokio::test]
 async fn the_default_header_count_limit_is_100() {
     let app = native().await;
     let ok = app.raw(&request_with_headers(90)).await;
