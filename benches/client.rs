@@ -19,7 +19,7 @@ use std::time::{Duration, Instant};
 
 use criterion::Criterion;
 use http::Method;
-use pactum::{Body, Pipeline};
+use pactum::{pipeline::Body, Pipeline};
 use pactum_client::Client;
 
 use api::{NewUser, Paging, UserPath};

@@ -1,6 +1,6 @@
 //! Criterion micro-benchmarks of the pipeline's parts: route matching with 10, 100 and
 //! 1 000 routes; params and query parsing; body parsing + validation (small and nested);
-//! response check + serialisation; and the whole pipeline through `pactum::service`, without
+//! response check + serialisation; and the whole pipeline through `pactum::server::service`, without
 //! sockets.
 //!
 //! `cargo bench --bench pipeline` (add a filter: `cargo bench --bench pipeline -- route`).
@@ -22,7 +22,7 @@ use bytes::Bytes;
 use criterion::{BenchmarkId, Criterion, Throughput};
 use http::Method;
 use http_body_util::Full;
-use pactum::{handler, route, Endpoint, NoBody, NoContent, NoQuery, Pipeline};
+use pactum::{contract::NoContent, handler, route, Endpoint, NoBody, NoQuery, Pipeline};
 use serde::{Deserialize, Serialize};
 use tower::Service;
 use validator::Validate;
@@ -277,7 +277,7 @@ fn bench_service(c: &mut Criterion) {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .build()
         .expect("runtime");
-    let mut service = pactum::service(api::handlers()).expect("valid handlers");
+    let mut service = pactum::server::service(api::handlers()).expect("valid handlers");
     let mut group = c.benchmark_group("service");
     for (endpoint, status) in [("hello", 200), ("posts", 200), ("create", 201)] {
         let response = runtime

@@ -11,9 +11,10 @@
 //! SIGINT shut it down gracefully: in-flight requests finish (up to 10 s), exit status 0.
 //! Logs go to stderr (`RUST_LOG=debug` for more). `GET /openapi.json` answers the fixture's
 //! OpenAPI 3.1 document (`api::openapi()`), which `tests/schemathesis/run.sh` tests it from;
-//! `GET /docs` an interactive page for it (Redoc). `--print-openapi 3.1.0|3.0.3` prints the
-//! document in that OpenAPI version and exits (`.ci/run` generates a progenitor client from
-//! the 3.0.3 one).
+//! `GET /docs` an interactive page for it (Swagger UI, embedded in pactum: it works offline;
+//! `tests/browser/run.sh` opens it in headless Chromium). `--print-openapi 3.1.0|3.0.3`
+//! prints the document in that OpenAPI version and exits (`.ci/run` generates a progenitor
+//! client from the 3.0.3 one).
 #![allow(
     clippy::print_stdout,
     clippy::print_stderr,

@@ -27,7 +27,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let hello = Endpoint::get(route!("/hello"))
         .response::<Hello>()
         .build()?;
-    let api = pactum::service(vec![handler(hello, |_| async {
+    let api = pactum::server::service(vec![handler(hello, |_| async {
         Ok(Hello {
             message: "hello".into(),
         })
@@ -40,7 +40,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         .layer(CorsLayer::permissive())
         .service(api);
 
-    let server = pactum::serve_service(service, ServerOptions::new()).await?;
+    let server = pactum::server::serve_service(service, ServerOptions::new()).await?;
     tracing::info!(addr = %server.local_addr(), "serving /hello with CORS and request logs");
     server.shutdown_on_signal().await;
     Ok(())

@@ -11,8 +11,8 @@
 
 use pactum::http::header::{HeaderValue, CONTENT_TYPE};
 use pactum::{
-    handler, route, Ctx, Endpoint, Error, NoParams, Pipeline, RequestInfo, Response, ServerOptions,
-    REQUEST_ID_HEADER,
+    error::RequestInfo, handler, pipeline::Response, pipeline::REQUEST_ID_HEADER, route, Ctx,
+    Endpoint, Error, NoParams, Pipeline, ServerOptions,
 };
 use serde::{Deserialize, Serialize};
 use validator::Validate;

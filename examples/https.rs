@@ -8,7 +8,7 @@
 //! curl -k https://localhost:3443/health
 //! ```
 
-use pactum::{handler, route, Endpoint, ServerOptions, TlsConfig};
+use pactum::{handler, route, server::TlsConfig, Endpoint, ServerOptions};
 use serde::{Deserialize, Serialize};
 use validator::Validate;
 

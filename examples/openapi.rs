@@ -16,7 +16,7 @@ use pactum::http::StatusCode;
 use pactum::openapi::OpenApi;
 use pactum::schemars::{self, JsonSchema};
 use pactum::{
-    handler, route, AnyHandler, Ctx, Endpoint, HttpError, NoParams, Params, ServerOptions,
+    handler, handler::AnyHandler, route, Ctx, Endpoint, HttpError, NoParams, Params, ServerOptions,
 };
 use serde::{Deserialize, Serialize};
 use validator::Validate;
@@ -68,7 +68,7 @@ struct BookPath {
 
 type Store = Arc<Mutex<BTreeMap<u64, Book>>>;
 
-fn handlers(api: &mut OpenApi) -> Result<Vec<AnyHandler>, pactum::ConfigError> {
+fn handlers(api: &mut OpenApi) -> Result<Vec<AnyHandler>, pactum::error::ConfigError> {
     let store: Store = Arc::default();
 
     let list = Endpoint::get(route!("/books"))

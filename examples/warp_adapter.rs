@@ -9,7 +9,7 @@
 //! curl -i localhost:3000/elsewhere                      # the catch-all: JSON 404
 //! ```
 
-use pactum::{handler, route, AnyHandler, Ctx, Endpoint, NoParams, ServerOptions};
+use pactum::{handler, handler::AnyHandler, route, Ctx, Endpoint, NoParams, ServerOptions};
 use serde::{Deserialize, Serialize};
 use validator::Validate;
 use warp::Filter;

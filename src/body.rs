@@ -15,7 +15,7 @@ use crate::error::BoxError;
 /// Adapters wrap their framework's body in it; tests build one from bytes or a string.
 ///
 /// ```
-/// let body = pactum::Body::from(r#"{"name":"Ada"}"#);
+/// let body = pactum::pipeline::Body::from(r#"{"name":"Ada"}"#);
 /// ```
 #[derive(Debug)]
 pub struct Body(Inner);

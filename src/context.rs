@@ -14,7 +14,7 @@ use crate::request::{LazyUrl, Remote, UrlCell};
 /// The request as a handler sees it: typed, validated params, query and body, plus the
 /// request's method, URL, headers, and the extensions middleware attached.
 ///
-/// For tests, [`Ctx::new`] builds one directly, to call [`Handler::execute`](crate::Handler::execute).
+/// For tests, [`Ctx::new`] builds one directly, to call [`Handler::execute`](crate::handler::Handler::execute).
 #[derive(Debug)]
 #[non_exhaustive]
 pub struct Ctx<P = NoParams, Q = NoQuery, B = NoBody> {
@@ -22,8 +22,8 @@ pub struct Ctx<P = NoParams, Q = NoQuery, B = NoBody> {
     pub params: P,
     /// The query, deserialised and validated.
     pub query: Q,
-    /// The body, deserialised and validated (JSON; a [`Multipart`](crate::Multipart) form),
-    /// or a [`ByteStream`](crate::ByteStream) to read.
+    /// The body, deserialised and validated (JSON; a [`Multipart`](crate::upload::Multipart) form),
+    /// or a [`ByteStream`](crate::upload::ByteStream) to read.
     pub body: B,
     /// The request method.
     pub method: Method,
@@ -101,10 +101,10 @@ impl<P, Q, B> Ctx<P, Q, B> {
     }
 
     /// The request's id: its `x-request-id` header when present and sane (1 to 200 bytes of
-    /// visible ASCII: [`REQUEST_ID_HEADER`](crate::REQUEST_ID_HEADER)), else one generated
+    /// visible ASCII: [`REQUEST_ID_HEADER`](crate::pipeline::REQUEST_ID_HEADER)), else one generated
     /// for it (`<process seed>-<counter>`, unique within the process). The same id is on the
     /// request's tracing span (field `request_id`) and in the error formatter's
-    /// [`RequestInfo`](crate::RequestInfo). A context made by [`Ctx::new`] gets a generated id
+    /// [`RequestInfo`](crate::error::RequestInfo). A context made by [`Ctx::new`] gets a generated id
     /// of serial 0.
     ///
     /// ```
@@ -122,7 +122,7 @@ impl<P, Q, B> Ctx<P, Q, B> {
     /// The exact bytes the JSON body was parsed from, as they came (for a signature over
     /// them: webhooks). The same buffer the parser read — a reference count, no copy — kept
     /// until the context is dropped. Empty when the contract declares no body, or a body that
-    /// is not JSON ([`Multipart`](crate::Multipart), [`ByteStream`](crate::ByteStream)).
+    /// is not JSON ([`Multipart`](crate::upload::Multipart), [`ByteStream`](crate::upload::ByteStream)).
     pub fn raw_body(&self) -> &Bytes {
         &self.raw_body
     }
@@ -130,13 +130,13 @@ impl<P, Q, B> Ctx<P, Q, B> {
     /// The address of the connection's peer: the client, or the last proxy before this
     /// server. `None` where the adapter has no socket (a socket-free test through
     /// [`Pipeline::handle`](crate::Pipeline::handle), a context made by [`Ctx::new`]), unless
-    /// a [`PeerAddr`](crate::PeerAddr) extension says otherwise.
+    /// a [`PeerAddr`](crate::pipeline::PeerAddr) extension says otherwise.
     pub fn peer_addr(&self) -> Option<SocketAddr> {
         self.remote.peer(&self.extensions)
     }
 
     /// The client's IP address: the peer's, or, when the peer is one of the
-    /// [trusted proxies](crate::PipelineBuilder::trusted_proxies), the address it forwarded
+    /// [trusted proxies](crate::pipeline::PipelineBuilder::trusted_proxies), the address it forwarded
     /// (`Forwarded`, else `X-Forwarded-For`: the rightmost hop that is not a trusted proxy).
     /// `X-Forwarded-For` is not believed by default: anyone can send it.
     pub fn client_ip(&self) -> Option<IpAddr> {

@@ -16,15 +16,22 @@ macro_rules! cfg_pipeline {
 // The contract: compiled in every configuration. `shape`, `json_shape` and `text` read a
 // value's every shape error: the pipeline's 400 details, and the typed client's decode errors
 // (`Detail::from_json`).
-mod contract;
-mod error;
+pub mod contract;
+pub mod error;
 mod introspect;
 mod json_shape;
 pub mod route;
 mod shape;
 mod text;
-mod upload;
+pub mod upload;
 mod validation;
+
+/// Server-sent events: a [`contract::EndpointBuilder::events`] contract answers a stream of
+/// [`Event`]s (`text/event-stream`), with keep-alive comments every [`DEFAULT_KEEP_ALIVE`]
+/// unless the contract sets its own.
+pub mod sse {
+    pub use crate::contract::events::{Event, EventSource, Events, RawEvent, DEFAULT_KEEP_ALIVE};
+}
 
 // The pipeline: routing, parsing, handlers, middleware, answers.
 cfg_pipeline! {
@@ -32,62 +39,28 @@ cfg_pipeline! {
     mod context;
     mod decode;
     mod flat_query;
-    mod handler;
+    pub mod handler;
     pub mod middleware;
-    mod pipeline;
+    pub mod pipeline;
     mod request;
     mod response;
 }
 
 #[cfg(feature = "server")]
-mod server;
+#[cfg_attr(docsrs, doc(cfg(feature = "server")))]
+pub mod server;
 
 #[cfg(feature = "openapi")]
 #[cfg_attr(docsrs, doc(cfg(feature = "openapi")))]
 pub mod openapi;
 
+// The root: what the quickstart uses. Everything else is in the modules above.
+pub use contract::{Endpoint, NoBody, NoParams, NoQuery, Security};
+pub use error::{Error, HttpError};
 cfg_pipeline! {
-    pub use body::Body;
-    pub use context::{Ctx, ResponseParts};
+    pub use handler::{bind, handler, Ctx};
+    pub use pipeline::Pipeline;
 }
-pub use contract::method;
-pub use contract::ErrorsUnset;
-pub use contract::{
-    Absent, Binary, BodyUnset, Declared, Endpoint, EndpointBuilder, Event, EventSource, Events,
-    Format, NoBody, NoContent, NoParams, NoQuery, ParamsFit, ParamsUnset, Presence, QueryUnset,
-    RawAnswer, RawEvent, Redirect, ResponseUnset, Security, SecurityScheme, Slot, Text,
-    DEFAULT_KEEP_ALIVE,
-};
-#[cfg(feature = "pipeline")]
-#[doc(hidden)]
-pub use contract::{BodyFuture, BodyInput};
-#[doc(hidden)]
-pub use contract::{BodyKind, EncodedBody};
-pub use error::{
-    BoxError, ConfigError, Detail, Error, ErrorBody, HttpError, PathSegment, Rejection, RequestInfo,
-};
-pub use error::{ErrorAnswer, NoErrors, ResultExt};
-cfg_pipeline! {
-    pub use handler::{bind, handler, nest, AnyHandler, Binder, Handler, HandlerFuture};
-    pub use middleware::Middleware;
-
-    /// The parts of a [`Binder`]'s type: what [`bind`] keeps of the state and providers bound to a
-    /// handler. Users rarely name them; they show in the binder's type and in compiler messages.
-    pub mod binder {
-        pub use super::handler::{
-            Append, Binder, Binding, Bindings, FromProvider, FromState, StateValue,
-        };
-    }
-    pub use pipeline::{
-        AnswerMode, ErrorFormatter, IntoPipeline, Pipeline, PipelineBuilder, RequestErrorFormatter,
-        Routed, DEFAULT_BODY_LIMIT, DEFAULT_REQUEST_TIMEOUT,
-    };
-    #[doc(no_inline)]
-    pub use request::IpNet;
-    pub use request::{PeerAddr, REQUEST_ID_HEADER};
-    pub use response::{Response, ResponseBody};
-}
-pub use upload::{ByteStream, FilePart, Multipart};
 
 /// A route written as a literal, checked while compiling: `route!("/users/:id")`.
 ///
@@ -128,7 +101,7 @@ pub use upload::{ByteStream, FilePart, Multipart};
 ///     .build()?;
 /// assert_eq!(repo.route().as_str(), "/orgs/:org/repos/:repo");
 /// # let _ = health;
-/// # Ok::<(), pactum::ConfigError>(())
+/// # Ok::<(), pactum::error::ConfigError>(())
 /// ```
 ///
 /// ```compile_fail
@@ -162,24 +135,14 @@ pub use pactum_macros::route;
 ///     .params::<ItemPath>()
 ///     .build()?;
 /// # let _ = item;
-/// # Ok::<(), pactum::ConfigError>(())
+/// # Ok::<(), pactum::error::ConfigError>(())
 /// ```
 #[doc(inline)]
 pub use pactum_macros::Params;
 
 #[cfg(feature = "server")]
 #[cfg_attr(docsrs, doc(cfg(feature = "server")))]
-#[allow(deprecated)]
-pub use server::create_handler;
-#[cfg(feature = "tls")]
-#[cfg_attr(docsrs, doc(cfg(feature = "tls")))]
-pub use server::TlsConfig;
-#[cfg(feature = "server")]
-#[cfg_attr(docsrs, doc(cfg(feature = "server")))]
-pub use server::{
-    serve, serve_service, service, shutdown_signal, PactumService, ResponseFuture, Servable,
-    ServeError, Server, ServerOptions,
-};
+pub use server::{serve, ServerOptions};
 
 #[doc(no_inline)]
 pub use http;
@@ -189,7 +152,5 @@ pub use http;
 #[cfg_attr(docsrs, doc(cfg(feature = "openapi")))]
 #[doc(no_inline)]
 pub use schemars;
-#[doc(no_inline)]
-pub use url::Url;
 #[doc(no_inline)]
 pub use validator;

@@ -3,8 +3,8 @@
 //! Middleware runs after routing and **before** the query and body are parsed: `next.run(req)`
 //! runs parse → validate → handler → response check → serialise. The first middleware in a
 //! list is the outermost, and server-wide middleware wraps contract middleware, which wraps
-//! the middleware bound to a handler ([`Binder::middleware`](crate::Binder::middleware),
-//! [`Binder::provide`](crate::Binder::provide)).
+//! the middleware bound to a handler ([`Binder::middleware`](crate::handler::Binder::middleware),
+//! [`Binder::provide`](crate::handler::Binder::provide)).
 //!
 //! A [`Provider`] ([`provide`]) is a middleware that makes a typed value for the handlers it
 //! is bound to: see [`bind`](crate::bind).
@@ -19,6 +19,8 @@ use crate::request::{BoxFuture, CallHandler};
 use crate::response::Response;
 
 pub use crate::request::{RawParams, Request};
+#[doc(no_inline)]
+pub use url::Url;
 
 type MiddlewareFn = dyn Fn(Request, Next) -> BoxFuture<Result<Response, Error>> + Send + Sync;
 
@@ -114,7 +116,7 @@ impl Next {
 
 /// A middleware that makes a value of type `T` for the handlers it is bound to, or answers the
 /// request itself with an error. Made by [`provide`]; bound with
-/// [`Binder::provide`](crate::Binder::provide), after which the handler's function receives
+/// [`Binder::provide`](crate::handler::Binder::provide), after which the handler's function receives
 /// the `T` typed, among its bound values. Cheap to clone: one provider serves any number of
 /// handlers.
 pub struct Provider<T> {
@@ -162,7 +164,7 @@ pub(crate) struct Provided<T>(pub(crate) T);
 ///
 /// It runs where contract middleware runs: after routing, before the query and body are
 /// parsed, inside server-wide and contract middleware, in the order it was bound among the
-/// handler's [`Binder::middleware`](crate::Binder::middleware). A provider costs what a
+/// handler's [`Binder::middleware`](crate::handler::Binder::middleware). A provider costs what a
 /// [`from_fn`] middleware costs (one boxed future per request), plus its function.
 ///
 /// `T` is `Clone` because it travels with the request's extensions; it is moved, not cloned,

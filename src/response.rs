@@ -11,12 +11,12 @@ use http_body_util::combinators::UnsyncBoxBody;
 use http_body_util::BodyExt;
 use sync_wrapper::SyncWrapper;
 
-/// `pactum::BoxError`, spelled out: the error module answers with a [`Response`], so this
+/// `pactum::error::BoxError`, spelled out: the error module answers with a [`Response`], so this
 /// module does not reach back into it.
 type BoxError = Box<dyn std::error::Error + Send + Sync>;
 
 /// A response as the pipeline makes it: a buffered body (every answer but a stream of
-/// events), or a streamed one ([`Events`](crate::Events)).
+/// events), or a streamed one ([`Events`](crate::sse::Events)).
 pub type Response = http::Response<ResponseBody>;
 
 /// Tells a streamed answer that the server is shutting down.
@@ -72,10 +72,10 @@ impl http_body::Body for EndingOnShutdown {
 }
 
 /// The body of a [`Response`]: bytes held whole (JSON, text, errors), or a stream of frames
-/// (a [`Events`](crate::Events) answer). Implements [`http_body::Body`].
+/// (a [`Events`](crate::sse::Events) answer). Implements [`http_body::Body`].
 ///
 /// ```
-/// use pactum::ResponseBody;
+/// use pactum::pipeline::ResponseBody;
 ///
 /// let body = ResponseBody::from(r#"{"ok":true}"#);
 /// assert_eq!(body.as_bytes().map(|b| b.as_ref()), Some(&br#"{"ok":true}"#[..]));

@@ -12,7 +12,7 @@ mod api;
 use std::collections::BTreeSet;
 use std::time::Duration;
 
-use pactum::{Server, ServerOptions};
+use pactum::{server::Server, ServerOptions};
 use serde_json::{json, Value};
 use warp::Filter;
 
@@ -86,7 +86,12 @@ fn served_operations() -> BTreeSet<(String, String)> {
                 .collect();
             (method.to_ascii_lowercase(), path.join("/"))
         })
-        .filter(|(_, path)| path != api::OPENAPI_PATH && path != api::DOCS_PATH)
+        // The document, the docs page and the files the page loads are not in the document.
+        .filter(|(_, path)| {
+            path != api::OPENAPI_PATH
+                && path != api::DOCS_PATH
+                && !path.starts_with(&format!("{}/", api::DOCS_PATH))
+        })
         .collect()
 }
 
@@ -224,6 +229,72 @@ fn the_fixture_operations_say_what_can_happen() {
     );
     assert_eq!(me["tags"], json!(["auth"]));
     assert_eq!(me["summary"], "The authenticated user");
+}
+
+/// Each operation lists the pipeline's errors it can meet and no other: the body's errors only
+/// with a body, and a 400 that names that body's kind; every description stays short, as the
+/// docs page shows it on each operation.
+#[test]
+fn the_fixture_operations_list_only_the_errors_they_can_meet() {
+    let doc = document();
+    let responses = doc["components"]["responses"].as_object().unwrap();
+    for (name, response) in responses {
+        let description = response["description"].as_str().unwrap();
+        assert!(description.len() <= 240, "{name}: {description}");
+    }
+    let text = |r: &Value| -> String {
+        match r["$ref"].as_str() {
+            Some(at) => {
+                let name = at.rsplit('/').next().unwrap();
+                responses[name]["description"].as_str().unwrap().to_owned()
+            }
+            None => r["description"].as_str().unwrap().to_owned(),
+        }
+    };
+    let mut seen = 0;
+    for (path, item) in doc["paths"].as_object().unwrap() {
+        for (method, op) in item.as_object().unwrap() {
+            let answers = op["responses"].as_object().unwrap();
+            let body = op["requestBody"]["content"]
+                .as_object()
+                .and_then(|content| content.keys().next().cloned());
+            let said: String = answers.values().map(text).collect();
+            let at = format!("{method} {path}");
+            match body.as_deref() {
+                None => {
+                    seen += 1;
+                    for error in [
+                        "Invalid JSON",
+                        "Invalid multipart body",
+                        "read request body",
+                    ] {
+                        assert!(!said.contains(error), "{at} lists `{error}`: {said}");
+                    }
+                    assert!(!answers.contains_key("413"), "{at}");
+                    assert!(!answers.contains_key("415"), "{at}");
+                }
+                Some("application/json") => {
+                    assert!(said.contains("`Invalid JSON`"), "{at}");
+                    assert!(!said.contains("multipart"), "{at}: {said}");
+                }
+                Some("multipart/form-data") => {
+                    assert!(said.contains("`Invalid multipart body`"), "{at}");
+                    assert!(!said.contains("Invalid JSON"), "{at}: {said}");
+                }
+                Some(other) => panic!("{at}: a body of {other}"),
+            }
+        }
+    }
+    assert!(seen > 10, "{seen} operations without a body");
+    let hello = &doc["paths"]["/hello.txt"]["get"]["responses"]["400"];
+    assert_eq!(hello["$ref"], "#/components/responses/ValidationFailed");
+    let create = &doc["paths"]["/users"]["post"]["responses"]["400"];
+    assert_eq!(create["$ref"], "#/components/responses/InvalidJsonBody");
+    let upload = &doc["paths"]["/uploads"]["post"]["responses"]["400"];
+    assert_eq!(
+        upload["$ref"],
+        "#/components/responses/InvalidMultipartBody"
+    );
 }
 
 /// The `$ref` of an operation's JSON body: its request body, or its answer with `status`.

@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use pactum::{handler, route, Body, Ctx, Endpoint, NoBody, NoParams, NoQuery, Pipeline};
+use pactum::{handler, pipeline::Body, route, Ctx, Endpoint, NoBody, NoParams, NoQuery, Pipeline};
 use proptest::prelude::*;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;

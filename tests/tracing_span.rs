@@ -5,7 +5,7 @@
 
 use std::sync::{Arc, Mutex};
 
-use pactum::{handler, route, Body, Ctx, Endpoint, HttpError, Pipeline};
+use pactum::{handler, pipeline::Body, route, Ctx, Endpoint, HttpError, Pipeline};
 use serde::{Deserialize, Serialize};
 use validator::Validate;
 
@@ -92,10 +92,10 @@ fn every_routed_request_has_a_span_with_method_route_status_and_latency() {
             .unwrap();
         let pipeline = Pipeline::new(vec![
             handler(user, |_: Ctx<UserPath>| async {
-                Err::<pactum::NoContent, _>(HttpError::not_found("User not found").into())
+                Err::<pactum::contract::NoContent, _>(HttpError::not_found("User not found").into())
             })
             .into(),
-            handler(health, |_| async { Ok(pactum::NoContent) }).into(),
+            handler(health, |_| async { Ok(pactum::contract::NoContent) }).into(),
         ])
         .unwrap();
         runtime.block_on(async {

@@ -9,7 +9,7 @@
 
 use std::borrow::Cow;
 
-use pactum::{handler, route, AnyHandler, Ctx, Endpoint, NoBody, NoParams, NoQuery};
+use pactum::{handler, handler::AnyHandler, route, Ctx, Endpoint, NoBody, NoParams, NoQuery};
 use serde::{Deserialize, Serialize};
 use validator::Validate;
 

@@ -1,7 +1,7 @@
 //! A route table of any size, for the route-matching benchmarks (criterion's `route` group
 //! and the instruction counts of the peer benchmark).
 
-use pactum::{handler, route, Endpoint, NoContent, Pipeline};
+use pactum::{contract::NoContent, handler, route, Endpoint, Pipeline};
 use serde::{Deserialize, Serialize};
 use validator::Validate;
 

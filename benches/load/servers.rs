@@ -44,7 +44,7 @@ pub(crate) enum ServerKind {
     Warp,
     PactumNative,
     PactumWarp,
-    /// `pactum::service` on the shared accept loop: pactum's pipeline without its
+    /// `pactum::server::service` on the shared accept loop: pactum's pipeline without its
     /// server, to tell the two costs apart (not in the default set).
     PactumService,
 }
@@ -144,7 +144,7 @@ async fn start(kind: ServerKind) -> u16 {
                     tokio::spawn(serve_loop(listener, service, as_shipped()));
                 }
                 ServerKind::PactumService => {
-                    let service = pactum::service(api::handlers()).expect("valid handlers");
+                    let service = pactum::server::service(api::handlers()).expect("valid handlers");
                     let service = TowerToHyperService::new(service);
                     tokio::spawn(serve_loop(listener, service, as_shipped()));
                 }

@@ -3,7 +3,7 @@
 //! is server code: the store, the auth and the handlers are bound to the contracts on the
 //! server side (`server.rs`), so a client crate made of this file compiles no server.
 
-use pactum::{route, Endpoint, NoBody, NoContent, NoParams, NoQuery, Params, Security};
+use pactum::{contract::NoContent, route, Endpoint, NoBody, NoParams, NoQuery, Params, Security};
 use serde::{Deserialize, Serialize};
 use validator::Validate;
 

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use pactum::middleware::{self, Provider, Request};
-use pactum::{bind, AnyHandler, Ctx, HttpError, NoContent, NoParams, NoQuery};
+use pactum::{bind, contract::NoContent, handler::AnyHandler, Ctx, HttpError, NoParams, NoQuery};
 
 use crate::api::{contract, ListQuery, NewTodo, Todo, TodoId, TodoPage, TodoPatch, TOKEN};
 

@@ -2,7 +2,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use pactum::Body;
+use pactum::pipeline::Body;
 use pactum_fuzz::{check_answer, handle, read_as_pipeline, Echo};
 use validator::Validate;
 

@@ -2,7 +2,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use pactum::Body;
+use pactum::pipeline::Body;
 use pactum_fuzz::{check_answer, handle};
 
 fuzz_target!(|data: &[u8]| {

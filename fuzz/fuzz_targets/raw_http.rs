@@ -6,7 +6,7 @@ use std::time::Duration;
 use hyper_util::rt::TokioIo;
 use hyper_util::service::TowerToHyperService;
 use libfuzzer_sys::fuzz_target;
-use pactum::PactumService;
+use pactum::server::PactumService;
 use pactum_fuzz::{block_on, pipeline};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
@@ -48,7 +48,7 @@ fn check_responses(mut output: &[u8]) {
         let length: usize = header("content-length").and_then(|v| v.parse().ok()).unwrap_or(0);
         let Some(body) = output.get(head_len..head_len + length) else { return };
         if status >= 400 && header("content-type").as_deref() == Some("application/json") {
-            let body: pactum::ErrorBody = serde_json::from_slice(body).expect("JSON error body");
+            let body: pactum::error::ErrorBody = serde_json::from_slice(body).expect("JSON error body");
             assert!(!body.error.is_empty());
         }
         output = &output[head_len + length..];

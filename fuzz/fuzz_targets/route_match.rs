@@ -3,7 +3,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use pactum::{route, Body, Endpoint};
+use pactum::{route, pipeline::Body, Endpoint};
 use pactum_fuzz::{check_answer, handle, RepoPath};
 
 const METHODS: [&str; 8] = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "TRACE"];

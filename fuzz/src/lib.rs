@@ -3,9 +3,8 @@
 use std::cell::RefCell;
 
 use pactum::{
-    handler, route, AnyHandler, Body, Ctx, Endpoint, ErrorBody, NoBody, NoContent, NoParams,
-    NoQuery, Pipeline,
-};
+    handler, route, handler::AnyHandler, pipeline::Body, Ctx, Endpoint, error::ErrorBody, NoBody, contract::NoContent, NoParams,
+    NoQuery, Pipeline};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -97,14 +96,14 @@ pub fn block_on<F: std::future::Future>(future: F) -> F::Output {
 }
 
 /// Sends one request through the pipeline.
-pub fn handle(request: http::Request<Body>) -> pactum::Response {
+pub fn handle(request: http::Request<Body>) -> pactum::pipeline::Response {
     let pipeline = pipeline();
     block_on(pipeline.handle(request))
 }
 
 /// The invariant of every answer: never a 5xx; every error is a JSON [`ErrorBody`]; every
 /// success body is JSON.
-pub fn check_answer(response: &pactum::Response) {
+pub fn check_answer(response: &pactum::pipeline::Response) {
     let status = response.status().as_u16();
     assert!(status < 500, "server error {status}: {:?}", response.body());
     // The fuzzed routes answer JSON or nothing, never a stream of events.

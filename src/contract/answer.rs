@@ -29,7 +29,7 @@ const OCTET_STREAM: &str = "application/octet-stream";
 /// As a request body or query it is a JSON string: raw request bodies are not read this way.
 ///
 /// ```
-/// use pactum::{handler, route, Endpoint, Text};
+/// use pactum::{handler, route, Endpoint, contract::Text};
 ///
 /// let hello = Endpoint::get(route!("/hello.txt")).response::<Text>().build()?;
 /// let h = handler(hello, |_| async { Ok(Text::new("hello world")) });
@@ -45,7 +45,7 @@ impl Text {
     /// A text answer.
     ///
     /// ```
-    /// assert_eq!(pactum::Text::new("hi").as_str(), "hi");
+    /// assert_eq!(pactum::contract::Text::new("hi").as_str(), "hi");
     /// ```
     pub fn new(text: impl Into<String>) -> Self {
         Self(text.into())
@@ -54,7 +54,7 @@ impl Text {
     /// The text.
     ///
     /// ```
-    /// assert_eq!(pactum::Text::from("hi").as_str(), "hi");
+    /// assert_eq!(pactum::contract::Text::from("hi").as_str(), "hi");
     /// ```
     pub fn as_str(&self) -> &str {
         &self.0
@@ -63,7 +63,7 @@ impl Text {
     /// The text, owned.
     ///
     /// ```
-    /// assert_eq!(pactum::Text::from("hi").into_string(), "hi");
+    /// assert_eq!(pactum::contract::Text::from("hi").into_string(), "hi");
     /// ```
     pub fn into_string(self) -> String {
         self.0
@@ -149,7 +149,7 @@ impl Slot for Text {
 ///
 /// ```
 /// use pactum::http::HeaderValue;
-/// use pactum::{handler, route, Binary, Endpoint};
+/// use pactum::{handler, route, contract::Binary, Endpoint};
 ///
 /// let logo = Endpoint::get(route!("/logo.png")).response::<Binary>().build()?;
 /// let h = handler(logo, |_| async { Ok(Binary::new(&b"\x89PNG"[..])) });
@@ -169,7 +169,7 @@ impl Binary {
     /// Bytes sent as `application/octet-stream`.
     ///
     /// ```
-    /// let b = pactum::Binary::new(vec![1, 2, 3]);
+    /// let b = pactum::contract::Binary::new(vec![1, 2, 3]);
     /// assert_eq!(b.content_type(), "application/octet-stream");
     /// ```
     pub fn new(bytes: impl Into<Bytes>) -> Self {
@@ -183,7 +183,7 @@ impl Binary {
     ///
     /// ```
     /// use pactum::http::HeaderValue;
-    /// let b = pactum::Binary::new(vec![1]).with_content_type(HeaderValue::from_static("image/png"));
+    /// let b = pactum::contract::Binary::new(vec![1]).with_content_type(HeaderValue::from_static("image/png"));
     /// assert_eq!(b.content_type(), "image/png");
     /// ```
     #[must_use]
@@ -195,7 +195,7 @@ impl Binary {
     /// The bytes.
     ///
     /// ```
-    /// assert_eq!(pactum::Binary::new(vec![1, 2]).bytes().as_ref(), [1, 2]);
+    /// assert_eq!(pactum::contract::Binary::new(vec![1, 2]).bytes().as_ref(), [1, 2]);
     /// ```
     pub fn bytes(&self) -> &Bytes {
         &self.bytes
@@ -204,7 +204,7 @@ impl Binary {
     /// The bytes, owned.
     ///
     /// ```
-    /// assert_eq!(pactum::Binary::new(vec![1, 2]).into_bytes().as_ref(), [1, 2]);
+    /// assert_eq!(pactum::contract::Binary::new(vec![1, 2]).into_bytes().as_ref(), [1, 2]);
     /// ```
     pub fn into_bytes(self) -> Bytes {
         self.bytes
@@ -213,7 +213,7 @@ impl Binary {
     /// The content type.
     ///
     /// ```
-    /// assert_eq!(pactum::Binary::new(vec![]).content_type(), "application/octet-stream");
+    /// assert_eq!(pactum::contract::Binary::new(vec![]).content_type(), "application/octet-stream");
     /// ```
     pub fn content_type(&self) -> &HeaderValue {
         &self.content_type
@@ -272,7 +272,7 @@ impl Slot for Binary {
 ///
 /// ```
 /// use pactum::http::StatusCode;
-/// use pactum::{handler, route, Endpoint, Redirect};
+/// use pactum::{handler, route, Endpoint, contract::Redirect};
 ///
 /// let old = Endpoint::get(route!("/old"))
 ///     .response::<Redirect>()
@@ -299,7 +299,7 @@ impl Redirect {
     /// outside ASCII: percent-encode it), as axum's `Redirect::to` does.
     ///
     /// ```
-    /// assert_eq!(pactum::Redirect::to("/users/7").location(), "/users/7");
+    /// assert_eq!(pactum::contract::Redirect::to("/users/7").location(), "/users/7");
     /// ```
     pub fn to(location: impl Into<String>) -> Self {
         let location = location.into();
@@ -315,7 +315,7 @@ impl Redirect {
     /// Where the redirect points.
     ///
     /// ```
-    /// assert_eq!(pactum::Redirect::to("https://example.com/").location(), "https://example.com/");
+    /// assert_eq!(pactum::contract::Redirect::to("https://example.com/").location(), "https://example.com/");
     /// ```
     pub fn location(&self) -> &str {
         &self.location

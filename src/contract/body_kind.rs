@@ -1,7 +1,7 @@
 //! How a request body slot is read ([`BodyKind`]), and what a body type that is not JSON is
 //! read from ([`BodyInput`]) and sent as ([`EncodedBody`]): the hidden hooks of
-//! [`Slot`](super::Slot) behind [`Multipart`](crate::Multipart) and
-//! [`ByteStream`](crate::ByteStream).
+//! [`Slot`](super::Slot) behind [`Multipart`](crate::upload::Multipart) and
+//! [`ByteStream`](crate::upload::ByteStream).
 
 #[cfg(feature = "pipeline")]
 use std::borrow::Cow;
@@ -29,10 +29,10 @@ use crate::error::Error;
 pub enum BodyKind {
     /// `application/json`, read whole and parsed by serde: every user type.
     Json,
-    /// `multipart/form-data`, read field by field: [`Multipart`](crate::Multipart).
+    /// `multipart/form-data`, read field by field: [`Multipart`](crate::upload::Multipart).
     Multipart,
     /// Any bytes (`application/octet-stream`), handed over as they arrive:
-    /// [`ByteStream`](crate::ByteStream).
+    /// [`ByteStream`](crate::upload::ByteStream).
     Stream,
 }
 

@@ -198,8 +198,8 @@ impl<M, K, P, Q, B, R, E> EndpointBuilder<M, K, P, Q, B, R, E> {
         self.retype()
     }
 
-    /// Declares the request body type: a JSON type, or a [`Multipart`](crate::Multipart)
-    /// form, or a [`ByteStream`](crate::ByteStream) read as it arrives. Not offered on GET.
+    /// Declares the request body type: a JSON type, or a [`Multipart`](crate::upload::Multipart)
+    /// form, or a [`ByteStream`](crate::upload::ByteStream) read as it arrives. Not offered on GET.
     pub fn body<T: Slot>(self) -> EndpointBuilder<M, K, P, Q, T, R, E>
     where
         M: AllowsBody,
@@ -209,7 +209,7 @@ impl<M, K, P, Q, B, R, E> EndpointBuilder<M, K, P, Q, B, R, E> {
     }
 
     /// Declares the response type: a JSON type (its rules are checked before it is sent), or
-    /// [`Text`](crate::Text), [`Binary`](crate::Binary) or [`Redirect`](crate::Redirect) for
+    /// [`Text`](crate::contract::Text), [`Binary`](crate::contract::Binary) or [`Redirect`](crate::contract::Redirect) for
     /// an answer that is not JSON.
     pub fn response<T: Slot>(self) -> EndpointBuilder<M, K, P, Q, B, T, E>
     where
@@ -255,7 +255,7 @@ impl<M, K, P, Q, B, R, E> EndpointBuilder<M, K, P, Q, B, R, E> {
     ///     .security(Security::bearer())
     ///     .build()?;
     /// assert_eq!(create.security(), [Security::bearer()]);
-    /// # Ok::<(), pactum::ConfigError>(())
+    /// # Ok::<(), pactum::error::ConfigError>(())
     /// ```
     pub fn security(mut self, security: Security) -> Self {
         if !self.settings.security.contains(&security) {
@@ -270,7 +270,7 @@ impl<M, K, P, Q, B, R, E> EndpointBuilder<M, K, P, Q, B, R, E> {
         self
     }
 
-    /// Sets the success status (default: 303 for a [`Redirect`](crate::Redirect), 201 for
+    /// Sets the success status (default: 303 for a [`Redirect`](crate::contract::Redirect), 201 for
     /// POST, 204 without a response type, else 200). A redirect's status must be 301, 302,
     /// 303, 307 or 308 ([`ConfigError::RedirectStatus`] otherwise).
     pub fn status(mut self, status: StatusCode) -> Self {
@@ -309,7 +309,7 @@ impl<M, K, P, Q, B, R, E> EndpointBuilder<M, K, P, Q, B, R, E> {
     ///     .build()?;
     /// assert_eq!(health.tags().collect::<Vec<_>>(), ["ops"]);
     /// assert_eq!(health.summary(), Some("Liveness probe"));
-    /// # Ok::<(), pactum::ConfigError>(())
+    /// # Ok::<(), pactum::error::ConfigError>(())
     /// ```
     pub fn tag(mut self, tag: impl Into<Cow<'static, str>>) -> Self {
         self.settings.tags.push(tag.into());
@@ -363,7 +363,7 @@ impl<M, K, P, Q, B, R, E> EndpointBuilder<M, K, P, Q, B, R, E> {
     }
 }
 
-/// The statuses a [`Redirect`](crate::Redirect) answer may have.
+/// The statuses a [`Redirect`](crate::contract::Redirect) answer may have.
 fn is_redirect_status(status: StatusCode) -> bool {
     matches!(status.as_u16(), 301 | 302 | 303 | 307 | 308)
 }

@@ -35,11 +35,11 @@ impl<M, K, P, Q, B, R, E> EndpointBuilder<M, K, P, Q, B, R, E> {
     /// The handler returns them with `?` or `Err(e.into())`; the typed client
     /// (`pactum-client`) hands them back typed; the OpenAPI document lists each of
     /// [`ErrorAnswer::STATUSES`] with `T`'s schema. Any other error keeps the built-in
-    /// [`ErrorBody`](crate::ErrorBody).
+    /// [`ErrorBody`](crate::error::ErrorBody).
     ///
     /// ```
     /// use pactum::http::StatusCode;
-    /// use pactum::{handler, route, Body, Ctx, Endpoint, ErrorAnswer, Params, Pipeline};
+    /// use pactum::{handler, route, pipeline::Body, Ctx, Endpoint, error::ErrorAnswer, Params, Pipeline};
     /// use serde::{Deserialize, Serialize};
     /// use validator::Validate;
     ///

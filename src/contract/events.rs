@@ -26,7 +26,7 @@ pub const DEFAULT_KEEP_ALIVE: Duration = Duration::from_secs(15);
 /// name and a `retry` hint.
 ///
 /// ```
-/// use pactum::Event;
+/// use pactum::sse::Event;
 ///
 /// let event = Event::new(7_u32).with_id("7").with_name("tick");
 /// assert_eq!((event.data(), event.id(), event.name()), (&7, Some("7"), Some("tick")));
@@ -115,7 +115,7 @@ type Item<T> = Result<Event<T>, BoxError>;
 ///
 /// ```
 /// use futures_util::stream;
-/// use pactum::{handler, route, Endpoint, Event, Events};
+/// use pactum::{handler, route, Endpoint, sse::Event, sse::Events};
 /// use serde::{Deserialize, Serialize};
 /// use validator::Validate;
 ///

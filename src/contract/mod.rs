@@ -4,7 +4,7 @@ mod answer;
 mod body_kind;
 mod builder;
 mod errors;
-mod events;
+pub(crate) mod events;
 #[cfg(feature = "pipeline")]
 mod events_body;
 pub mod method;
@@ -20,15 +20,24 @@ use http::{Method, StatusCode};
 
 pub use answer::{Binary, Redirect, Text};
 #[cfg(feature = "pipeline")]
+#[doc(hidden)]
 pub use body_kind::{BodyFuture, BodyInput};
+#[doc(hidden)]
 pub use body_kind::{BodyKind, EncodedBody};
-pub use builder::{BodyUnset, EndpointBuilder, ParamsFit, ParamsUnset, QueryUnset, ResponseUnset};
-pub use errors::ErrorsUnset;
-pub use events::{Event, EventSource, Events, RawEvent, DEFAULT_KEEP_ALIVE};
+pub use builder::EndpointBuilder;
 pub use security::{Security, SecurityScheme};
-pub use slot::{
-    Absent, Declared, Format, NoBody, NoContent, NoParams, NoQuery, Presence, RawAnswer, Slot,
-};
+pub use slot::{Format, NoBody, NoContent, NoParams, NoQuery, RawAnswer, Slot};
+
+pub(crate) use events::Events;
+pub(crate) use slot::{Declared, Presence};
+
+/// The typestate of a contract and its builder: which slots are declared. These names appear
+/// in types and compiler messages; code rarely writes them.
+pub mod state {
+    pub use super::builder::{BodyUnset, ParamsFit, ParamsUnset, QueryUnset, ResponseUnset};
+    pub use super::errors::ErrorsUnset;
+    pub use super::slot::{Absent, Declared, Presence};
+}
 
 use crate::error::{Error, HttpError, NoErrors};
 #[cfg(feature = "pipeline")]

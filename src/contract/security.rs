@@ -9,12 +9,12 @@ use http::HeaderMap;
 
 /// A credential a contract requires: an HTTP bearer token, or an API key in a named header.
 ///
-/// Declared on the contract with [`EndpointBuilder::security`](crate::EndpointBuilder::security),
+/// Declared on the contract with [`EndpointBuilder::security`](crate::contract::EndpointBuilder::security),
 /// it is data, not code: a contract crate shared with clients carries no server code for it.
 ///
 /// - **The server** (the pipeline, on every adapter) answers a request that does not carry the
 ///   credential with the built-in 401 `{"error":"Unauthorized"}`
-///   ([`Rejection::Unauthorized`](crate::Rejection::Unauthorized)) — with
+///   ([`Rejection::Unauthorized`](crate::error::Rejection::Unauthorized)) — with
 ///   `WWW-Authenticate: Bearer` for a bearer token — before any contract middleware runs and
 ///   before the query and body are read. *Checking* the credential (is this token valid, whose
 ///   is it) stays with the server's own code, e.g. a middleware.
@@ -33,7 +33,7 @@ use http::HeaderMap;
 ///     .security(Security::api_key_header("x-api-key").named("reportsKey"))
 ///     .build()?;
 /// assert_eq!(keyed.security()[0].header(), "x-api-key");
-/// # Ok::<(), pactum::ConfigError>(())
+/// # Ok::<(), pactum::error::ConfigError>(())
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Security {
@@ -176,9 +176,9 @@ impl Security {
 /// own and outside the contract's, that answers [`Rejection::Unauthorized`] when the request
 /// carries none of the credentials; `None` for a contract that requires none.
 ///
-/// [`Rejection::Unauthorized`]: crate::Rejection::Unauthorized
+/// [`Rejection::Unauthorized`]: crate::error::Rejection::Unauthorized
 #[cfg(feature = "pipeline")]
-pub(crate) fn required(security: &[Security]) -> Option<crate::Middleware> {
+pub(crate) fn required(security: &[Security]) -> Option<crate::middleware::Middleware> {
     if security.is_empty() {
         return None;
     }
@@ -190,7 +190,7 @@ pub(crate) fn required(security: &[Security]) -> Option<crate::Middleware> {
         let present = security.iter().any(|s| s.is_present(req.headers()));
         async move {
             if !present {
-                let error = crate::Rejection::Unauthorized.error();
+                let error = crate::error::Rejection::Unauthorized.error();
                 let error = if bearer {
                     error.with_header(
                         http::header::WWW_AUTHENTICATE,

@@ -61,7 +61,7 @@ impl Presence for Absent {
 ///     #[validate(email)]
 ///     email: String,
 /// }
-/// fn is_slot<T: pactum::Slot>() {}
+/// fn is_slot<T: pactum::contract::Slot>() {}
 /// is_slot::<NewUser>();
 /// is_slot::<Vec<NewUser>>();
 /// ```
@@ -86,7 +86,7 @@ pub trait Slot: Serialize + DeserializeOwned + Send + Sync + 'static {
     fn check(&self) -> Result<(), ValidationErrors>;
 
     /// How the value travels as a response: JSON for every type but pactum's
-    /// [`Text`](crate::Text), [`Binary`](crate::Binary) and [`Redirect`](crate::Redirect).
+    /// [`Text`](crate::contract::Text), [`Binary`](crate::contract::Binary) and [`Redirect`](crate::contract::Redirect).
     #[doc(hidden)]
     const FORMAT: Format = Format::Json;
 
@@ -127,7 +127,7 @@ pub trait Slot: Serialize + DeserializeOwned + Send + Sync + 'static {
     }
 
     /// How the value travels as a request body: JSON for every type but pactum's
-    /// [`Multipart`](crate::Multipart) and [`ByteStream`](crate::ByteStream). A constant per
+    /// [`Multipart`](crate::upload::Multipart) and [`ByteStream`](crate::upload::ByteStream). A constant per
     /// body type: a JSON body takes the JSON path with no branch.
     #[doc(hidden)]
     const BODY: BodyKind = BodyKind::Json;
@@ -161,15 +161,15 @@ pub trait Slot: Serialize + DeserializeOwned + Send + Sync + 'static {
 pub enum Format {
     /// `application/json`, written by serde: every user type.
     Json,
-    /// `text/plain; charset=utf-8`: [`Text`](crate::Text).
+    /// `text/plain; charset=utf-8`: [`Text`](crate::contract::Text).
     Text,
     /// Bytes with their own content type, `application/octet-stream` by default:
-    /// [`Binary`](crate::Binary).
+    /// [`Binary`](crate::contract::Binary).
     Binary,
     /// No body, a `Location` header and a 3xx status (303 by default):
-    /// [`Redirect`](crate::Redirect).
+    /// [`Redirect`](crate::contract::Redirect).
     Redirect,
-    /// `text/event-stream`, streamed: [`Events`](crate::Events).
+    /// `text/event-stream`, streamed: [`Events`](crate::sse::Events).
     EventStream,
 }
 

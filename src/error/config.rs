@@ -41,7 +41,7 @@ pub enum ConfigError {
         /// The router's explanation.
         reason: String,
     },
-    /// A contract answering [`Redirect`](crate::Redirect) declares a status that is not a
+    /// A contract answering [`Redirect`](crate::contract::Redirect) declares a status that is not a
     /// redirect: 301, 302, 303, 307 or 308.
     RedirectStatus {
         /// The route as written.
@@ -49,7 +49,7 @@ pub enum ConfigError {
         /// The status the contract declares.
         status: StatusCode,
     },
-    /// A contract's declared errors ([`ErrorAnswer`](crate::ErrorAnswer)) list no status, or
+    /// A contract's declared errors ([`ErrorAnswer`](crate::error::ErrorAnswer)) list no status, or
     /// a status outside `400..=599`.
     ErrorStatus {
         /// The route as written.

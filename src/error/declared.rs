@@ -17,7 +17,7 @@ use super::{BoxError, Error};
 use crate::response::Response;
 
 /// The error answers a contract declares with
-/// [`EndpointBuilder::errors`](crate::EndpointBuilder::errors): a type, usually an enum of the
+/// [`EndpointBuilder::errors`](crate::contract::EndpointBuilder::errors): a type, usually an enum of the
 /// endpoint's errors, that is sent as its own JSON body with its own status.
 ///
 /// - **server**: a handler returns it with `?` or `Err(e.into())` (it is a
@@ -35,7 +35,7 @@ use crate::response::Response;
 ///
 /// ```
 /// use pactum::http::StatusCode;
-/// use pactum::ErrorAnswer;
+/// use pactum::error::ErrorAnswer;
 /// use serde::{Deserialize, Serialize};
 ///
 /// /// The errors of `GET /users/:id`.
@@ -72,7 +72,7 @@ use crate::response::Response;
 /// # let _ = error;
 /// ```
 #[diagnostic::on_unimplemented(
-    message = "`{Self}` cannot be a contract's declared errors: implement `pactum::ErrorAnswer` for it",
+    message = "`{Self}` cannot be a contract's declared errors: implement `pactum::error::ErrorAnswer` for it",
     label = "not an `ErrorAnswer`",
     note = "it needs `Serialize`, `Deserialize`, `std::error::Error`, a `status()` and the list of its `STATUSES`"
 )]
@@ -80,7 +80,7 @@ pub trait ErrorAnswer:
     Serialize + DeserializeOwned + std::error::Error + Send + Sync + 'static
 {
     /// Every status [`status`](ErrorAnswer::status) may return, each in `400..=599` (checked
-    /// by [`build`](crate::EndpointBuilder::build)). The client decodes an answer with one of
+    /// by [`build`](crate::contract::EndpointBuilder::build)). The client decodes an answer with one of
     /// them as `Self` (and falls back to [`ErrorBody`] when it is not one); the OpenAPI
     /// document lists them.
     const STATUSES: &'static [StatusCode];
@@ -98,7 +98,7 @@ pub trait ErrorAnswer:
 ///
 /// ```
 /// use pactum::http::StatusCode;
-/// use pactum::ErrorAnswer;
+/// use pactum::error::ErrorAnswer;
 /// use serde::{Deserialize, Serialize};
 ///
 /// #[derive(Debug, Serialize, Deserialize)]
@@ -124,7 +124,7 @@ pub trait ErrorAnswer:
 #[macro_export]
 macro_rules! error_answer {
     ($type:ty { $($pattern:pat => $status:ident),+ $(,)? }) => {
-        impl $crate::ErrorAnswer for $type {
+        impl $crate::error::ErrorAnswer for $type {
             const STATUSES: &'static [$crate::http::StatusCode] =
                 &[$($crate::http::StatusCode::$status),+];
 
@@ -207,7 +207,7 @@ impl Error {
     /// A contract's declared error, answered with its own status and JSON body.
     ///
     /// A handler's `?` does this by itself for the error type its contract declares
-    /// ([`EndpointBuilder::errors`](crate::EndpointBuilder::errors)). Call it where the
+    /// ([`EndpointBuilder::errors`](crate::contract::EndpointBuilder::errors)). Call it where the
     /// contract is not known: in middleware, or for a type the handler's contract does not
     /// declare (its answer is then not decoded by the typed client, nor documented).
     ///
@@ -221,7 +221,7 @@ impl Error {
     /// #     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result { write!(f, "gone") }
     /// # }
     /// # impl std::error::Error for Gone {}
-    /// # impl pactum::ErrorAnswer for Gone {
+    /// # impl pactum::error::ErrorAnswer for Gone {
     /// #     const STATUSES: &'static [StatusCode] = &[StatusCode::GONE];
     /// #     fn status(&self) -> StatusCode { StatusCode::GONE }
     /// # }

@@ -40,11 +40,11 @@ impl Error {
 ///
 /// An [`HttpError`](crate::HttpError) inside keeps its status; anything else is answered 500
 /// with its message (or `Internal server error`, with
-/// [`PipelineBuilder::hide_internal_messages`](crate::PipelineBuilder::hide_internal_messages)).
+/// [`PipelineBuilder::hide_internal_messages`](crate::pipeline::PipelineBuilder::hide_internal_messages)).
 /// The source chain is kept for the log.
 ///
 /// ```
-/// use pactum::{BoxError, Error, ResultExt};
+/// use pactum::{error::BoxError, Error, error::ResultExt};
 ///
 /// fn load() -> Result<u32, BoxError> {
 ///     Err("config missing".into())

@@ -99,7 +99,7 @@ impl Error {
     }
 
     /// The request this error answers, when the pipeline kept it (it does when an
-    /// [`error_formatter_with`](crate::PipelineBuilder::error_formatter_with) is set).
+    /// [`error_formatter_with`](crate::pipeline::PipelineBuilder::error_formatter_with) is set).
     #[cfg(feature = "pipeline")]
     pub(crate) fn request(&self) -> Option<&RequestInfo> {
         self.request.as_deref()

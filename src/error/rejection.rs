@@ -10,11 +10,11 @@ use super::http_error::HttpError;
 /// the OpenAPI document lists them from here.
 ///
 /// ```
-/// use pactum::{handler, route, Body, Endpoint, Pipeline, Rejection};
+/// use pactum::{handler, route, pipeline::Body, Endpoint, Pipeline, error::Rejection};
 ///
 /// # tokio::runtime::Builder::new_current_thread().build()?.block_on(async {
 /// let ping = Endpoint::get(route!("/ping")).build()?;
-/// let pipeline = Pipeline::new(vec![handler(ping, |_| async { Ok(pactum::NoContent) }).into()])?;
+/// let pipeline = Pipeline::new(vec![handler(ping, |_| async { Ok(pactum::contract::NoContent) }).into()])?;
 /// let request = http::Request::delete("/ping").body(Body::empty())?;
 /// let routed = pipeline.route(request.method(), request.uri().path()).unwrap();
 /// let error = pipeline.dispatch(routed, request).await.unwrap_err();
@@ -36,7 +36,7 @@ pub enum Rejection {
     InvalidJson,
     /// 400 `Failed to read request body`: the body stream failed while it was read.
     BodyUnreadable,
-    /// 400 `Invalid multipart body`: a [`Multipart`](crate::Multipart) body without a
+    /// 400 `Invalid multipart body`: a [`Multipart`](crate::upload::Multipart) body without a
     /// boundary, or with broken framing; one detail with the reader's message.
     InvalidMultipart,
     /// 401 `Unauthorized`: the contract requires a credential
@@ -50,7 +50,7 @@ pub enum Rejection {
     /// 413 `Payload too large`: the body is over its limit.
     PayloadTooLarge,
     /// 415 `Unsupported media type`: a declared body is not `application/json` or `+json`
-    /// (`multipart/form-data` for a [`Multipart`](crate::Multipart) body).
+    /// (`multipart/form-data` for a [`Multipart`](crate::upload::Multipart) body).
     UnsupportedMediaType,
     /// 500 `Internal server error`: a handler or middleware panicked.
     Panicked,

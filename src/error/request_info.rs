@@ -3,7 +3,7 @@
 use http::Method;
 
 /// The request an error answers, as
-/// [`PipelineBuilder::error_formatter_with`](crate::PipelineBuilder::error_formatter_with)
+/// [`PipelineBuilder::error_formatter_with`](crate::pipeline::PipelineBuilder::error_formatter_with)
 /// sees it: its method, path and id — enough for an RFC 9457 `instance`.
 ///
 /// Every error the pipeline answers has one, a 404 `Not found` too (made before routing).

@@ -99,7 +99,7 @@ use crate::middleware::{Middleware, Provided, Provider};
 ///     if let Some(auth) = auth {
 ///         req = req.header("authorization", auth);
 ///     }
-///     pipeline.handle(req.body(pactum::Body::empty()).unwrap())
+///     pipeline.handle(req.body(pactum::pipeline::Body::empty()).unwrap())
 /// };
 /// assert_eq!(get(None).await.status(), 401); // the provider answered; the function did not run
 /// assert_eq!(get(Some("Bearer ada")).await.status(), 200);
@@ -219,7 +219,7 @@ impl<P, Q, B> Ctx<P, Q, B> {
     /// receives it where it asks for a `T` that a `.provide(..)` binds.
     ///
     /// ```
-    /// # use pactum::{bind, middleware, route, Ctx, Endpoint, NoBody, NoContent, NoParams, NoQuery};
+    /// # use pactum::{bind, middleware, route, Ctx, Endpoint, NoBody, contract::NoContent, NoParams, NoQuery};
     /// # #[derive(Clone)] struct User;
     /// # let endpoint = Endpoint::get(route!("/me")).build().unwrap();
     /// # let auth = middleware::provide(|_: &middleware::Request| async { Ok(User) });

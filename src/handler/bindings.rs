@@ -11,7 +11,7 @@ use crate::error::{Error, HttpError};
 use crate::middleware::Provided;
 
 /// A provider's value that was not in the request: the handler was called without its
-/// provider (by [`Handler::execute`](crate::Handler::execute) without [`Ctx::with_provided`](crate::Ctx::with_provided)). Not an API.
+/// provider (by [`Handler::execute`](crate::handler::Handler::execute) without [`Ctx::with_provided`](crate::Ctx::with_provided)). Not an API.
 #[doc(hidden)]
 #[derive(Debug)]
 pub struct NotProvided(&'static str);

@@ -309,7 +309,7 @@ pub(super) fn respond<R: Slot>(
     Ok(response)
 }
 
-/// The answer of a streamed response type ([`Events`](crate::Events)): its body, sent as the
+/// The answer of a streamed response type ([`Events`](crate::sse::Events)): its body, sent as the
 /// stream makes it, ended early if the server shuts down; headers the handler set win.
 fn respond_streamed<R: Slot>(spec: &EndpointSpec, value: R, parts: &mut PipelineParts) -> Response {
     let parts = parts.take();
@@ -332,8 +332,8 @@ fn respond_streamed<R: Slot>(spec: &EndpointSpec, value: R, parts: &mut Pipeline
     response
 }
 
-/// [`respond`] for a response type that is not JSON ([`Text`](crate::Text),
-/// [`Binary`](crate::Binary), [`Redirect`](crate::Redirect)): its own body, content type and
+/// [`respond`] for a response type that is not JSON ([`Text`](crate::contract::Text),
+/// [`Binary`](crate::contract::Binary), [`Redirect`](crate::contract::Redirect)): its own body, content type and
 /// `Location`; headers the handler set win.
 fn respond_raw<R: Slot>(
     spec: &EndpointSpec,

@@ -11,7 +11,7 @@ use std::fmt;
 use std::future::Future;
 use std::sync::Arc;
 
-use crate::context::Ctx;
+pub use crate::context::{Ctx, ResponseParts};
 use crate::contract::{Endpoint, EndpointSpec, Slot};
 use crate::error::{Error, NoErrors};
 use crate::middleware::Middleware;
@@ -40,8 +40,8 @@ pub struct Handler<P, Q, B, R, E = NoErrors> {
 /// The function receives a [`Ctx`] holding the parsed, validated params, query and body, and
 /// returns the response value or an [`Error`]: `?` works on any `std::error::Error` and on
 /// [`HttpError`](crate::HttpError) (on `anyhow::Error` and `Box<dyn Error + Send + Sync>`
-/// after [`.into_pactum()`](crate::ResultExt::into_pactum)). An error of the type the
-/// contract declares ([`EndpointBuilder::errors`](crate::EndpointBuilder::errors)) is
+/// after [`.into_pactum()`](crate::error::ResultExt::into_pactum)). An error of the type the
+/// contract declares ([`EndpointBuilder::errors`](crate::contract::EndpointBuilder::errors)) is
 /// answered with its own status and JSON body.
 ///
 /// ```
@@ -197,7 +197,7 @@ impl<P: Slot, Q: Slot, B: Slot, R: Slot, E> Handler<P, Q, B, R, E> {
     ///
     /// The pipeline's 500 `Response validation failed`.
     #[doc(hidden)]
-    pub fn respond(&self, value: &R) -> Result<crate::Response, Error> {
+    pub fn respond(&self, value: &R) -> Result<crate::pipeline::Response, Error> {
         call::respond(
             self.endpoint.spec(),
             value,
@@ -230,12 +230,12 @@ impl<P, Q, B, R, E> fmt::Debug for Handler<P, Q, B, R, E> {
 /// [`Handler`].
 ///
 /// ```
-/// # use pactum::{handler, route, AnyHandler, Endpoint};
+/// # use pactum::{handler, route, handler::AnyHandler, Endpoint};
 /// # let health = Endpoint::get(route!("/health")).build().unwrap();
 /// # let ready = Endpoint::get(route!("/ready")).build().unwrap();
 /// let handlers: Vec<AnyHandler> = vec![
-///     handler(health, |_| async { Ok(pactum::NoContent) }).into(),
-///     handler(ready, |_| async { Ok(pactum::NoContent) }).into(),
+///     handler(health, |_| async { Ok(pactum::contract::NoContent) }).into(),
+///     handler(ready, |_| async { Ok(pactum::contract::NoContent) }).into(),
 /// ];
 /// ```
 #[derive(Clone)]
@@ -277,7 +277,7 @@ mod tests {
         let endpoint = crate::Endpoint::get(route::static_path("/x"))
             .build()
             .unwrap();
-        let handler = super::handler(endpoint, |_| async { Ok(crate::NoContent) });
+        let handler = super::handler(endpoint, |_| async { Ok(crate::contract::NoContent) });
         let future = super::AnyHandler::from(handler).call.call(Request::probe());
         assert!(std::mem::size_of_val(&*future) < 1024);
         assert!(std::mem::size_of::<Request>() <= 400, "{}", std::mem::size_of::<Request>());

@@ -17,7 +17,7 @@ use crate::error::ConfigError;
 /// (`openapi::Collector::server("/api/v1")`), which is where OpenAPI puts a base path.
 ///
 /// ```
-/// use pactum::{handler, nest, route, Body, Endpoint, NoContent, Pipeline};
+/// use pactum::{handler, handler::nest, route, pipeline::Body, Endpoint, contract::NoContent, Pipeline};
 ///
 /// let ping = Endpoint::get(route!("/ping")).build()?;
 /// let v1 = vec![handler(ping.clone(), |_| async { Ok(NoContent) }).into()];
@@ -61,7 +61,7 @@ pub fn nest(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{handler, Endpoint, NoContent};
+    use crate::{handler, Endpoint, contract::NoContent};
 
     fn ping() -> AnyHandler {
         let ping = Endpoint::get(crate::route::static_path("/ping"))

@@ -27,8 +27,8 @@ fn declared<T: Slot>() -> bool {
 ///
 /// Types are read when the contract is added: every slot type needs
 /// [`JsonSchema`] (the empty markers [`NoParams`](crate::NoParams),
-/// [`NoQuery`](crate::NoQuery), [`NoBody`](crate::NoBody), [`NoContent`](crate::NoContent)
-/// and [`NoErrors`](crate::NoErrors) have it). A contract's declared errors
+/// [`NoQuery`](crate::NoQuery), [`NoBody`](crate::NoBody), [`NoContent`](crate::contract::NoContent)
+/// and [`NoErrors`](crate::error::NoErrors) have it). A contract's declared errors
 /// ([`ErrorAnswer`]) are documented under each of their statuses with their own schema.
 /// A handler list of [`AnyHandler`]s has lost its types, so register handlers before
 /// they are erased — or document the contracts, which are plain values.
@@ -49,7 +49,7 @@ fn declared<T: Slot>() -> bool {
 /// assert_eq!(op["operationId"], "get_health");
 /// assert_eq!(op["responses"]["204"]["description"], "No Content");
 /// assert_eq!(op["responses"]["500"]["$ref"], "#/components/responses/InternalError");
-/// # Ok::<(), pactum::ConfigError>(())
+/// # Ok::<(), pactum::error::ConfigError>(())
 /// ```
 #[derive(Debug, Clone)]
 #[must_use = "call `.build()` to get the document"]
@@ -99,7 +99,7 @@ impl OpenApi {
     /// assert_eq!(doc.as_value()["openapi"], "3.0.3");
     /// let note = &doc.as_value()["components"]["schemas"]["Found"]["properties"]["note"];
     /// assert_eq!(note, &serde_json::json!({ "type": "string", "nullable": true }));
-    /// # Ok::<(), pactum::ConfigError>(())
+    /// # Ok::<(), pactum::error::ConfigError>(())
     /// ```
     pub fn openapi_version(mut self, version: OpenApiVersion) -> Self {
         self.openapi_version = version;
@@ -175,7 +175,7 @@ impl OpenApi {
     /// let op = &doc.as_value()["paths"]["/me"]["get"];
     /// assert_eq!(op["security"][0]["bearer"], serde_json::json!([]));
     /// assert_eq!(op["responses"]["401"]["description"], "No or bad token");
-    /// # Ok::<(), pactum::ConfigError>(())
+    /// # Ok::<(), pactum::error::ConfigError>(())
     /// ```
     pub fn endpoint_with<P, Q, B, R, E>(
         mut self,
@@ -197,7 +197,7 @@ impl OpenApi {
     ///
     /// ```
     /// use pactum::openapi::OpenApi;
-    /// use pactum::{handler, route, AnyHandler, Endpoint, NoContent};
+    /// use pactum::{handler, route, handler::AnyHandler, Endpoint, contract::NoContent};
     ///
     /// let health = Endpoint::get(route!("/health")).build()?;
     /// let mut api = OpenApi::new("Ops", "1.0.0");
@@ -205,7 +205,7 @@ impl OpenApi {
     ///     api.register(handler(health, |_| async { Ok(NoContent) })),
     /// ];
     /// assert!(api.build().as_value()["paths"]["/health"]["get"].is_object());
-    /// # Ok::<(), pactum::ConfigError>(())
+    /// # Ok::<(), pactum::error::ConfigError>(())
     /// ```
     pub fn register<P, Q, B, R, E>(&mut self, handler: Handler<P, Q, B, R, E>) -> AnyHandler
     where

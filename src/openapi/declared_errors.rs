@@ -1,4 +1,4 @@
-//! A contract's declared errors ([`ErrorAnswer`](crate::ErrorAnswer)) in its operation: each
+//! A contract's declared errors ([`ErrorAnswer`](crate::error::ErrorAnswer)) in its operation: each
 //! of their statuses answered with the declared type's schema.
 
 use std::borrow::Cow;
@@ -21,7 +21,7 @@ impl JsonSchema for NoErrors {
         Cow::Borrowed("NoErrors")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed("pactum::NoErrors")
+        Cow::Borrowed("pactum::error::NoErrors")
     }
     fn json_schema(_: &mut SchemaGenerator) -> Schema {
         Schema::from(false)

@@ -39,7 +39,7 @@ pub fn docs_html(document_url: &str) -> String {
 /// let contract = pactum::openapi::docs_endpoint("/docs")?;
 /// assert_eq!(contract.route().as_str(), "/docs");
 /// assert!(pactum::openapi::docs_endpoint("/docs/:page").is_err());
-/// # Ok::<(), pactum::ConfigError>(())
+/// # Ok::<(), pactum::error::ConfigError>(())
 /// ```
 ///
 /// # Errors
@@ -65,7 +65,7 @@ pub fn docs_endpoint(
 ///
 /// ```
 /// use pactum::openapi::{docs_handler, OpenApi};
-/// use pactum::{Body, Pipeline};
+/// use pactum::{pipeline::Body, Pipeline};
 ///
 /// let doc = OpenApi::new("Empty", "0.1.0").build();
 /// let pipeline = Pipeline::new(vec![

@@ -81,7 +81,7 @@ impl Document {
     ///
     /// ```
     /// use pactum::openapi::OpenApi;
-    /// use pactum::{Body, Pipeline};
+    /// use pactum::{pipeline::Body, Pipeline};
     ///
     /// let doc = OpenApi::new("Empty", "0.1.0").build();
     /// let pipeline = Pipeline::new(vec![doc.handler("/openapi.json")?])?;

@@ -35,7 +35,7 @@ use super::{reference, SchemaFn};
 ///            "#/components/schemas/ErrorBody");
 /// assert!(op["responses"]["202"].get("content").is_none());
 /// assert_eq!(op["deprecated"], true);
-/// # Ok::<(), pactum::ConfigError>(())
+/// # Ok::<(), pactum::error::ConfigError>(())
 /// ```
 #[derive(Debug, Clone, Default)]
 #[must_use]
@@ -100,7 +100,7 @@ impl Operation {
     /// status the pipeline also answers (e.g. 404 on a route with params) both descriptions
     /// are kept.
     ///
-    /// [`ErrorBody`]: crate::ErrorBody
+    /// [`ErrorBody`]: crate::error::ErrorBody
     pub fn error(self, status: StatusCode, description: impl Into<String>) -> Self {
         self.declare(Some(status), description, Content::Error)
     }
@@ -112,7 +112,7 @@ impl Operation {
     }
 
     /// Declares an answer without a body (e.g. a status a handler sets with
-    /// [`ResponseParts`](crate::ResponseParts)).
+    /// [`ResponseParts`](crate::handler::ResponseParts)).
     pub fn response(self, status: StatusCode, description: impl Into<String>) -> Self {
         self.declare(Some(status), description, Content::Empty)
     }
@@ -149,7 +149,7 @@ impl Operation {
     /// [`OpenApi::bearer_auth`]). Several calls: any one of them is enough.
     ///
     /// This documents a requirement the contract does not know about; prefer declaring it on
-    /// the contract ([`EndpointBuilder::security`](crate::EndpointBuilder::security)), where
+    /// the contract ([`EndpointBuilder::security`](crate::contract::EndpointBuilder::security)), where
     /// the server enforces its presence, the typed client attaches it, and the document lists
     /// the scheme by itself.
     ///

@@ -52,7 +52,7 @@ impl PipelineBuilder {
     }
 
     /// Replaces the built-in error body: `f` makes the answer for every error but a
-    /// contract's declared errors ([`ErrorAnswer`](crate::ErrorAnswer)), which keep the body
+    /// contract's declared errors ([`ErrorAnswer`](crate::error::ErrorAnswer)), which keep the body
     /// their contract promises. Its body is anything that makes a [`ResponseBody`]: `Bytes`,
     /// `String`, `Vec<u8>`, `&'static str`.
     pub fn error_formatter<F, B>(mut self, f: F) -> Self
@@ -75,7 +75,7 @@ impl PipelineBuilder {
     /// pipeline without it pays nothing.
     ///
     /// ```
-    /// use pactum::{Body, Pipeline};
+    /// use pactum::{pipeline::Body, Pipeline};
     ///
     /// let pipeline = Pipeline::builder(vec![])
     ///     .error_formatter_with(|error, request| {
@@ -87,7 +87,7 @@ impl PipelineBuilder {
     ///         ));
     ///         *answer.status_mut() = error.status();
     ///         answer.headers_mut().insert(
-    ///             pactum::REQUEST_ID_HEADER,
+    ///             pactum::pipeline::REQUEST_ID_HEADER,
     ///             request.request_id().parse().expect("a sane id is a header value"),
     ///         );
     ///         answer
@@ -126,7 +126,7 @@ impl PipelineBuilder {
     /// answers are unchanged. Default `false`: the message is sent.
     ///
     /// ```
-    /// use pactum::{handler, route, Body, Endpoint, NoContent, Pipeline};
+    /// use pactum::{handler, route, pipeline::Body, Endpoint, contract::NoContent, Pipeline};
     ///
     /// let save = Endpoint::post(route!("/save")).build()?;
     /// let failing = handler(save, |_| async {
@@ -149,7 +149,7 @@ impl PipelineBuilder {
         self
     }
 
-    /// Answers `503 Request timeout` ([`Rejection::RequestTimeout`](crate::Rejection::RequestTimeout), through the error
+    /// Answers `503 Request timeout` ([`Rejection::RequestTimeout`](crate::error::Rejection::RequestTimeout), through the error
     /// formatter) when a routed request — its middleware, body reading and handler — takes
     /// longer than `timeout`; the handler's future is dropped then. A body that never
     /// arrives, a handler that never answers, is answered at this timeout. Default
@@ -173,7 +173,7 @@ impl PipelineBuilder {
     /// other peer: the client is the peer. Calls add up.
     ///
     /// ```
-    /// use pactum::{IpNet, Pipeline};
+    /// use pactum::{pipeline::IpNet, Pipeline};
     ///
     /// let lb: IpNet = "10.0.0.0/8".parse()?;
     /// let loopback = std::net::IpAddr::from([127, 0, 0, 1]);

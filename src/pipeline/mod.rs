@@ -18,12 +18,12 @@ use std::time::{Duration, Instant};
 use http::header::ALLOW;
 use http::{Method, StatusCode};
 
-use crate::body::Body;
+pub use crate::body::Body;
 use crate::error::{ConfigError, Error, Rejection, RequestInfo};
 use crate::handler::AnyHandler;
 use crate::middleware::Next;
 use crate::request::{next_serial, request_id, Remote, Request, TrustedProxies};
-use crate::response::{Response, ResponseBody};
+pub use crate::response::{Response, ResponseBody};
 
 pub use builder::PipelineBuilder;
 use catch_panic::CatchPanic;
@@ -33,6 +33,9 @@ pub use formatting::RequestErrorFormatter;
 pub(crate) use future::Handled;
 use future::{strip_body, Dispatched, Traced, Work};
 pub use table::Routed;
+#[doc(no_inline)]
+pub use crate::request::IpNet;
+pub use crate::request::{PeerAddr, REQUEST_ID_HEADER};
 use table::{RouteTable, Target};
 
 /// What [`serve`](crate::serve) and the other entry points accept as an application: a
@@ -104,7 +107,7 @@ pub type ErrorFormatter = Arc<dyn Fn(&Error) -> Response + Send + Sync>;
 /// (the warp adapter rejects it so that `.or()` composes).
 ///
 /// ```
-/// use pactum::{handler, route, Body, Endpoint, Pipeline};
+/// use pactum::{handler, route, pipeline::Body, Endpoint, Pipeline};
 ///
 /// # #[derive(serde::Serialize, serde::Deserialize, validator::Validate)]
 /// # struct Health { status: String }
@@ -199,7 +202,7 @@ impl Pipeline {
 
     /// [`Pipeline::dispatch`] for a request from `peer` ([`Ctx::peer_addr`](crate::Ctx::peer_addr)),
     /// when the adapter knows it: handed over as it is, without an extension to allocate.
-    /// With `None`, a [`PeerAddr`](crate::PeerAddr) extension is looked for when asked.
+    /// With `None`, a [`PeerAddr`](crate::pipeline::PeerAddr) extension is looked for when asked.
     ///
     /// # Errors
     ///

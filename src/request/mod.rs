@@ -106,7 +106,7 @@ impl Request {
     /// The request's id: its `x-request-id` header when present and sane (1 to 200 bytes of
     /// visible ASCII), else one generated for it — the same id the request's tracing span,
     /// the handler ([`Ctx::request_id`](crate::Ctx::request_id)) and the error formatter
-    /// ([`RequestInfo`](crate::RequestInfo)) see. Not added to the response: a middleware can,
+    /// ([`RequestInfo`](crate::error::RequestInfo)) see. Not added to the response: a middleware can,
     /// as in [`REQUEST_ID_HEADER`]'s example.
     pub fn request_id(&self) -> std::borrow::Cow<'_, str> {
         request_id(&self.head.headers, self.remote.serial)
@@ -120,7 +120,7 @@ impl Request {
     }
 
     /// The client's IP address: the peer's, or, when the peer is one of the
-    /// [trusted proxies](crate::PipelineBuilder::trusted_proxies), the address it forwarded
+    /// [trusted proxies](crate::pipeline::PipelineBuilder::trusted_proxies), the address it forwarded
     /// (`Forwarded`, else `X-Forwarded-For`: the rightmost hop that is not a trusted proxy).
     pub fn client_ip(&self) -> Option<IpAddr> {
         self.remote.client_ip(&self.head.extensions)

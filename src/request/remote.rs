@@ -11,13 +11,13 @@ pub use ipnet::IpNet;
 /// The address of the connection's peer, as a request extension.
 ///
 /// pactum's own server hands the peer to its pipeline directly; it inserts this extension
-/// only for a service that is not pactum's ([`serve_service`](crate::serve_service), e.g. a
+/// only for a service that is not pactum's ([`serve_service`](crate::server::serve_service), e.g. a
 /// warp filter under `pactum_warp::serve`). Another server can insert it so that
 /// [`Ctx::peer_addr`](crate::Ctx::peer_addr) finds the address.
 ///
 /// ```
-/// use pactum::PeerAddr;
-/// let mut request = http::Request::new(pactum::Body::empty());
+/// use pactum::pipeline::PeerAddr;
+/// let mut request = http::Request::new(pactum::pipeline::Body::empty());
 /// request.extensions_mut().insert(PeerAddr("192.0.2.7:40000".parse().unwrap()));
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -59,7 +59,7 @@ impl Remote {
 const X_FORWARDED_FOR: HeaderName = HeaderName::from_static("x-forwarded-for");
 
 /// The proxies whose `Forwarded` / `X-Forwarded-For` headers are believed
-/// ([`PipelineBuilder::trusted_proxies`](crate::PipelineBuilder::trusted_proxies)).
+/// ([`PipelineBuilder::trusted_proxies`](crate::pipeline::PipelineBuilder::trusted_proxies)).
 #[derive(Debug, Clone)]
 pub(crate) struct TrustedProxies(pub(crate) Vec<IpNet>);
 

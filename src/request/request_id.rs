@@ -19,7 +19,7 @@ use http::{HeaderMap, HeaderName};
 ///
 /// ```
 /// use http::HeaderValue;
-/// use pactum::{middleware, Pipeline, REQUEST_ID_HEADER};
+/// use pactum::{middleware, Pipeline, pipeline::REQUEST_ID_HEADER};
 ///
 /// let echo_id = middleware::from_fn(|req, next| async move {
 ///     let id = HeaderValue::try_from(req.request_id().as_ref());
@@ -30,11 +30,11 @@ use http::{HeaderMap, HeaderName};
 ///     Ok(response)
 /// });
 /// let pipeline = Pipeline::builder(vec![]).middleware(echo_id).build()?;
-/// # Ok::<(), pactum::ConfigError>(())
+/// # Ok::<(), pactum::error::ConfigError>(())
 /// ```
 ///
 /// (An error answer does not pass through `next.run`'s `Ok`: to echo it on errors too, use
-/// [`PipelineBuilder::error_formatter_with`](crate::PipelineBuilder::error_formatter_with).)
+/// [`PipelineBuilder::error_formatter_with`](crate::pipeline::PipelineBuilder::error_formatter_with).)
 pub const REQUEST_ID_HEADER: HeaderName = HeaderName::from_static("x-request-id");
 
 /// The longest incoming id kept, in bytes; a longer one is replaced by a generated id.

@@ -110,7 +110,7 @@ impl<L> Dynamic<L> {
     ///     .params::<Tail>()
     ///     .build()?;
     /// assert!(raw.route().allows_dot_segments());
-    /// # Ok::<(), pactum::ConfigError>(())
+    /// # Ok::<(), pactum::error::ConfigError>(())
     /// ```
     #[must_use]
     pub fn allow_dot_segments(mut self) -> Self {

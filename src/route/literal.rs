@@ -36,7 +36,7 @@ pub trait ParamNames {
 
 /// How a route checks the params type `T` while compiling: against its literal's names for a
 /// `route!` route, not at all for a route made at run time. Not an API: a bound of
-/// [`EndpointBuilder::params`](crate::EndpointBuilder::params).
+/// [`EndpointBuilder::params`](crate::contract::EndpointBuilder::params).
 #[doc(hidden)]
 pub trait CheckParams<T> {
     /// Evaluating it fails the build when the names differ.

@@ -305,7 +305,7 @@ impl RouteTemplate {
     /// let params = serde_json::json!({ "id": 7, "path": "a b/c.txt" });
     /// assert_eq!(route.render_json(&params).unwrap(), "/users/7/files/a%20b/c.txt");
     /// assert_eq!(route.render_json(&serde_json::json!({ "id": 7 })), Err("path".to_owned()));
-    /// # Ok::<(), pactum::ConfigError>(())
+    /// # Ok::<(), pactum::error::ConfigError>(())
     /// ```
     ///
     /// # Errors

@@ -9,7 +9,7 @@
 //! connection. This wrapper of the connection's IO writes in its place the same status line
 //! with the error body of every other answer — through the pipeline's error formatter when
 //! the server knows the pipeline ([`serve`](crate::serve)), else the built-in `{"error": ..}`
-//! ([`serve_service`](crate::serve_service)) — with `content-length` and `connection: close`
+//! ([`serve_service`](crate::server::serve_service)) — with `content-length` and `connection: close`
 //! (and hyper's `date`).
 //!
 //! How hyper's own answer is told apart: hyper writes an answer only for a request the service
@@ -301,7 +301,7 @@ mod tests {
     #[test]
     fn a_panicking_formatter_gives_the_built_in_body() {
         let pipeline = Pipeline::builder(Vec::new())
-            .error_formatter(|_| -> crate::Response { panic!("formatter") })
+            .error_formatter(|_| -> crate::pipeline::Response { panic!("formatter") })
             .build()
             .expect("empty pipeline");
         let answer = replacement(BARE_431, &ErrorAnswers::of(&pipeline)).expect("a 431");

@@ -19,8 +19,6 @@ mod tls;
 pub use options::ServerOptions;
 pub use run::{serve, serve_service, shutdown_signal, ServeError, Server};
 pub use servable::Servable;
-#[allow(deprecated)]
-pub use service::create_handler;
 pub use service::{service, PactumService, ResponseFuture};
 #[cfg(feature = "tls")]
 #[cfg_attr(docsrs, doc(cfg(feature = "tls")))]

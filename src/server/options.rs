@@ -11,7 +11,7 @@ use super::tls::TlsConfig;
 type OnListen = Box<dyn FnOnce(u16, &str) + Send>;
 type ErrorHook = Arc<dyn Fn(&(dyn std::error::Error + 'static)) + Send + Sync>;
 
-/// Connection settings of [`serve`](crate::serve) and [`serve_service`](crate::serve_service):
+/// Connection settings of [`serve`](crate::serve) and [`serve_service`](crate::server::serve_service):
 /// address, TLS, connection and head limits, connection timeouts, hooks.
 ///
 /// What the pipeline does with a request — middleware, the body limit (1 MiB), the error
@@ -117,7 +117,7 @@ impl ServerOptions {
     }
 
     /// The port to listen on (default 3000; 0 picks a free port — see
-    /// [`on_listen`](Self::on_listen) and [`Server::local_addr`](crate::Server::local_addr)).
+    /// [`on_listen`](Self::on_listen) and [`Server::local_addr`](crate::server::Server::local_addr)).
     pub fn port(mut self, port: u16) -> Self {
         self.port = port;
         self

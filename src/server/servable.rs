@@ -10,7 +10,7 @@ use super::service::PactumService;
 use crate::error::BoxError;
 use crate::request::PeerAddr;
 
-/// A `tower::Service` the native server can run ([`serve_service`](crate::serve_service)): what hyper needs of a
+/// A `tower::Service` the native server can run ([`serve_service`](crate::server::serve_service)): what hyper needs of a
 /// service, spelled once. Implemented for every service of `http::Request<Incoming>` whose
 /// response body, future and error can cross threads.
 pub trait Servable:
@@ -97,7 +97,7 @@ impl PerConnection for PactumService {
     }
 }
 
-/// A service that is not pactum's, served by [`serve_service`](crate::serve_service).
+/// A service that is not pactum's, served by [`serve_service`](crate::server::serve_service).
 #[derive(Clone)]
 pub(super) struct Foreign<S>(pub(super) S);
 

@@ -24,7 +24,7 @@ use crate::response::Response;
 ///
 /// # tokio::runtime::Builder::new_current_thread().build()?.block_on(async {
 /// let ping = Endpoint::get(route!("/ping")).build()?;
-/// let service = pactum::service(vec![handler(ping, |_| async { Ok(pactum::NoContent) }).into()])?;
+/// let service = pactum::server::service(vec![handler(ping, |_| async { Ok(pactum::contract::NoContent) }).into()])?;
 ///
 /// let request = http::Request::get("/ping").body(http_body_util::Empty::<bytes::Bytes>::new())?;
 /// let response = service.oneshot(request).await?;
@@ -48,19 +48,6 @@ pub struct PactumService {
 /// [`ConfigError`] when two handlers share a method and route or routes conflict.
 pub fn service(app: impl IntoPipeline) -> Result<PactumService, ConfigError> {
     Ok(PactumService::new(app.into_pipeline()?))
-}
-
-/// The former name of [`service`].
-///
-/// # Errors
-///
-/// See [`service`].
-#[deprecated(
-    since = "0.1.0",
-    note = "renamed `pactum::service`: it returns a service"
-)]
-pub fn create_handler(app: impl IntoPipeline) -> Result<PactumService, ConfigError> {
-    service(app)
 }
 
 impl PactumService {

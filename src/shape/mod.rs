@@ -42,7 +42,7 @@ impl Detail {
     /// The typed client reports responses that do not fit their contract with it.
     ///
     /// ```
-    /// use pactum::{Detail, PathSegment};
+    /// use pactum::{error::Detail, error::PathSegment};
     ///
     /// #[derive(serde::Deserialize)]
     /// struct User { id: u64, name: String }

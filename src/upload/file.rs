@@ -8,20 +8,20 @@ use serde::ser::{Serialize, SerializeStruct, Serializer};
 
 /// The struct name a [`FilePart`] is written and read as: how the form's reader and writer
 /// tell a file from a nested struct.
-pub(crate) const FILE_PART: &str = "$pactum::FilePart";
+pub(crate) const FILE_PART: &str = "$pactum::upload::FilePart";
 const FIELDS: &[&str] = &["filename", "content_type", "bytes"];
 
-/// A file sent in a [`Multipart`](crate::Multipart) form: its bytes, with the file name and
+/// A file sent in a [`Multipart`](crate::upload::Multipart) form: its bytes, with the file name and
 /// content type the sender gave (either may be missing).
 ///
 /// A field of this type takes the part of that name, whatever it carries: a part without a
 /// file name (as some clients send small files) is a file without a name. The bytes are held
 /// in memory, within the field's limit
-/// ([`field_limit`](crate::EndpointBuilder::field_limit)); for a body too large for that,
-/// declare a [`ByteStream`](crate::ByteStream) body.
+/// ([`field_limit`](crate::contract::EndpointBuilder::field_limit)); for a body too large for that,
+/// declare a [`ByteStream`](crate::upload::ByteStream) body.
 ///
 /// ```
-/// use pactum::FilePart;
+/// use pactum::upload::FilePart;
 ///
 /// let file = FilePart::new("hello").with_filename("hello.txt").with_content_type("text/plain");
 /// assert_eq!(file.filename(), Some("hello.txt"));

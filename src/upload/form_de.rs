@@ -2,7 +2,7 @@
 //! coerce like the query (numbers and bools parse from the text), a [`FilePart`] field takes
 //! its part whole, a list field takes every part of its name.
 //!
-//! [`FilePart`]: crate::FilePart
+//! [`FilePart`]: crate::upload::FilePart
 
 use std::collections::HashMap;
 use std::marker::PhantomData;
@@ -182,7 +182,7 @@ impl<'de, E: de::Error> Deserializer<'de> for Parts<'de, E> {
     }
 }
 
-/// One part: a [`FilePart`](crate::FilePart) when one is asked for, else its text.
+/// One part: a [`FilePart`](crate::upload::FilePart) when one is asked for, else its text.
 struct One<'a, E>(&'a Part, PhantomData<E>);
 
 impl<'de, E: de::Error> IntoDeserializer<'de, E> for One<'de, E> {
@@ -286,7 +286,7 @@ impl<'de, E: de::Error> Deserializer<'de> for One<'de, E> {
     }
 }
 
-/// A part as the map a [`FilePart`](crate::FilePart) reads: its file name, content type and
+/// A part as the map a [`FilePart`](crate::upload::FilePart) reads: its file name, content type and
 /// bytes.
 struct FileMap<'a, E> {
     part: &'a Part,

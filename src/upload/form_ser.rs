@@ -1,7 +1,7 @@
 //! A struct written as a `multipart/form-data` body, for the typed client: scalar fields as
 //! text parts, lists as one part per item, `None` left out, [`FilePart`]s as file parts.
 //!
-//! [`FilePart`]: crate::FilePart
+//! [`FilePart`]: crate::upload::FilePart
 
 use std::hash::{BuildHasher, Hasher};
 

@@ -24,7 +24,7 @@ use {
 /// A `multipart/form-data` request body whose fields make a `T`: `.body::<Multipart<T>>()`.
 ///
 /// Text fields are read as the query is (numbers and bools parse from the text; several
-/// parts of one name fill a list), file fields are [`FilePart`](crate::FilePart)s, and `T`'s
+/// parts of one name fill a list), file fields are [`FilePart`](crate::upload::FilePart)s, and `T`'s
 /// `validator` rules are checked: a missing or malformed field is a 400 `Validation failed`
 /// naming it. The body is read as it arrives, with [multer](https://docs.rs/multer): a field
 /// over its limit ([`field_limit`](EndpointBuilder::field_limit); the body limit otherwise)
@@ -37,7 +37,7 @@ use {
 /// document gives `multipart/form-data` with `T`'s schema, files as binary strings.
 ///
 /// ```
-/// use pactum::{route, Endpoint, FilePart, Multipart};
+/// use pactum::{route, Endpoint, upload::FilePart, upload::Multipart};
 /// use serde::{Deserialize, Serialize};
 /// use validator::Validate;
 ///
@@ -54,7 +54,7 @@ use {
 ///     .body_limit(2 << 20)
 ///     .build()?;
 /// assert_eq!(upload.field_limits().collect::<Vec<_>>(), [("file", 1 << 20)]);
-/// # Ok::<(), pactum::ConfigError>(())
+/// # Ok::<(), pactum::error::ConfigError>(())
 /// ```
 #[derive(Clone, Default, PartialEq, Eq)]
 pub struct Multipart<T>(pub T);

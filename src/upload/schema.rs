@@ -16,7 +16,7 @@ impl JsonSchema for FilePart {
         Cow::Borrowed("FilePart")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed("pactum::FilePart")
+        Cow::Borrowed("pactum::upload::FilePart")
     }
     fn json_schema(_: &mut SchemaGenerator) -> Schema {
         json_schema!({ "type": "string", "format": "binary" })
@@ -31,7 +31,7 @@ impl JsonSchema for ByteStream {
         Cow::Borrowed("ByteStream")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed("pactum::ByteStream")
+        Cow::Borrowed("pactum::upload::ByteStream")
     }
     fn json_schema(_: &mut SchemaGenerator) -> Schema {
         json_schema!({ "type": "string", "format": "binary" })

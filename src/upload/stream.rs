@@ -29,7 +29,7 @@ use {
 /// `.body::<ByteStream>()`. A [`Stream`] of `Result<Bytes, pactum::Error>` chunks.
 ///
 /// The handler runs as soon as the head is in; the chunks come as the client sends them. The
-/// body limit ([`body_limit`](crate::EndpointBuilder::body_limit), 1 MiB by default: raise
+/// body limit ([`body_limit`](crate::contract::EndpointBuilder::body_limit), 1 MiB by default: raise
 /// it for large uploads) still applies: a declared `Content-Length` over it is a 413 before
 /// the handler runs, and a body that grows past it ends the stream with a 413 error, which
 /// the handler answers with by returning it (`?`). Any `Content-Type` is taken (the handler
@@ -38,7 +38,7 @@ use {
 /// The typed client sends a `ByteStream` made from bytes ([`ByteStream::from`]).
 ///
 /// ```
-/// use pactum::{handler, route, ByteStream, Ctx, Endpoint, NoParams, NoQuery};
+/// use pactum::{handler, route, upload::ByteStream, Ctx, Endpoint, NoParams, NoQuery};
 ///
 /// let put_blob = Endpoint::put(route!("/blob"))
 ///     .body::<ByteStream>()
@@ -50,7 +50,7 @@ use {
 ///         size += chunk?.len();
 ///     }
 ///     assert_eq!(size, 5);
-///     Ok(pactum::NoContent)
+///     Ok(pactum::contract::NoContent)
 /// });
 /// # tokio::runtime::Builder::new_current_thread().build()?.block_on(async {
 /// h.execute(Ctx::new(NoParams, NoQuery, ByteStream::from("hello"))).await?;

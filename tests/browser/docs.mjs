@@ -8,14 +8,14 @@
 import { createRequire } from "node:module";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 
 const [base, screenshot] = process.argv.slice(2);
 if (!base || !screenshot) {
   console.error("usage: node docs.mjs BASE_URL SCREENSHOT");
   process.exit(2);
 }
-const require = createRequire(join(process.env.PACTUM_NODE_DIR, "package.json"));
+const require = createRequire(resolve(process.env.PACTUM_NODE_DIR ?? ".", "package.json"));
 const { chromium } = require("playwright-core");
 
 // Every step is bounded; the whole run too (run.sh bounds the process as well).
@@ -148,10 +148,10 @@ try {
   const health = await opened("get", "/health");
   await health.getByRole("button", { name: "Try it out" }).click();
   await health.getByRole("button", { name: "Execute" }).click();
-  const live = health.locator(".live-responses-table");
-  await live.locator(".response-col_status").first().waitFor();
-  const status = (await live.locator(".response-col_status").first().textContent()).trim();
-  const body = await live.locator(".response-col_description").first().textContent();
+  const live = health.locator(".live-responses-table tbody tr.response").first();
+  await live.waitFor();
+  const status = (await live.locator(".response-col_status").textContent()).trim();
+  const body = await live.locator(".response-col_description").textContent();
   check(status === "200", "Try it out on GET /health shows status 200", status);
   check(
     /"status":\s*"ok"/.test(body),

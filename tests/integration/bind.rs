@@ -9,8 +9,8 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use pactum::middleware::{self, Middleware, Provider, Request};
 use pactum::{
-    bind, handler, nest, route, AnyHandler, Ctx, Endpoint, HttpError, NoBody, NoParams, NoQuery,
-    Pipeline, PipelineBuilder,
+    bind, handler, handler::nest, handler::AnyHandler, pipeline::PipelineBuilder, route, Ctx,
+    Endpoint, HttpError, NoBody, NoParams, NoQuery, Pipeline,
 };
 use serde::{Deserialize, Serialize};
 use serde_json::json;
@@ -431,7 +431,7 @@ async fn a_type_provided_twice_reaches_each_binding() {
     let answer = pipeline
         .handle(
             pactum::http::Request::get("/twice")
-                .body(pactum::Body::empty())
+                .body(pactum::pipeline::Body::empty())
                 .expect("a request"),
         )
         .await;

@@ -5,8 +5,8 @@
 
 use anyhow::Context as _;
 use pactum::{
-    handler, nest, route, AnyHandler, BoxError, Ctx, Endpoint, HttpError, Pipeline,
-    PipelineBuilder, ResultExt,
+    error::BoxError, error::ResultExt, handler, handler::nest, handler::AnyHandler,
+    pipeline::PipelineBuilder, route, Ctx, Endpoint, HttpError, Pipeline,
 };
 use serde::{Deserialize, Serialize};
 use serde_json::json;
@@ -64,7 +64,7 @@ fn handlers() -> Vec<AnyHandler> {
         })
         .into(),
         handler(forbidden, |_| async {
-            Err::<pactum::NoContent, _>(HttpError::forbidden("No access").into())
+            Err::<pactum::contract::NoContent, _>(HttpError::forbidden("No access").into())
         })
         .into(),
     ];

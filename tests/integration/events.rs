@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use futures_util::StreamExt;
-use pactum::{handler, route, AnyHandler, Endpoint, Event, Events};
+use pactum::{handler, handler::AnyHandler, route, sse::Event, sse::Events, Endpoint};
 use serde_json::json;
 
 use crate::api::{events, EventsQuery, Tick};

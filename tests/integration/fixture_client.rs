@@ -533,7 +533,7 @@ async fn typed_errors_warp() {
 /// `multipart/form-data`; the server's answer carries the file's digest. A title that breaks
 /// its rules is refused before sending; a file over its limit is the server's 413.
 async fn row_24_upload(adapter: &str) {
-    use pactum::{FilePart, Multipart};
+    use pactum::{upload::FilePart, upload::Multipart};
     let app = fixture(adapter).await;
     let api = client(&app);
     let bytes: Vec<u8> = (0..300_000u32).map(|i| (i % 251) as u8).collect();

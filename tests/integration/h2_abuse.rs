@@ -36,7 +36,11 @@ fn short() -> ServerOptions {
     support::options().header_read_timeout(IDLE)
 }
 
-async fn start(adapter: Adapter, pipeline: Pipeline, options: ServerOptions) -> pactum::Server {
+async fn start(
+    adapter: Adapter,
+    pipeline: Pipeline,
+    options: ServerOptions,
+) -> pactum::server::Server {
     use warp::Filter;
     match adapter {
         Adapter::Native => pactum::serve(pipeline, options).await.expect("starts"),
@@ -47,7 +51,7 @@ async fn start(adapter: Adapter, pipeline: Pipeline, options: ServerOptions) -> 
     }
 }
 
-async fn raw(server: &pactum::Server, settings: &[(u16, u32)]) -> Raw<TcpStream> {
+async fn raw(server: &pactum::server::Server, settings: &[(u16, u32)]) -> Raw<TcpStream> {
     let tcp = TcpStream::connect(server.local_addr())
         .await
         .expect("connect");
@@ -353,7 +357,10 @@ async fn a_dead_peer_is_detected_by_the_keep_alive_ping() {
 
 #[test]
 fn the_request_timeout_is_on_by_default() {
-    assert_eq!(pactum::DEFAULT_REQUEST_TIMEOUT, Duration::from_secs(30));
+    assert_eq!(
+        pactum::pipeline::DEFAULT_REQUEST_TIMEOUT,
+        Duration::from_secs(30)
+    );
     let builder = Pipeline::builder(crate::api::handlers());
     assert!(
         format!("{builder:?}").contains("request_timeout: Some(30s)"),

@@ -7,7 +7,7 @@
 
 use std::time::Duration;
 
-use pactum::{Pipeline, Rejection};
+use pactum::{error::Rejection, Pipeline};
 use serde_json::{json, Value};
 
 use crate::support::{self, native_with, options, read_to_close, TestServer};
@@ -272,7 +272,7 @@ async fn a_services_bare_answer_is_left_alone() {
         }
         Ok::<_, std::convert::Infallible>(response)
     });
-    let server = pactum::serve_service(service, options())
+    let server = pactum::server::serve_service(service, options())
         .await
         .expect("server starts");
     let app = TestServer {

@@ -4,7 +4,7 @@
 
 use std::time::{Duration, Instant};
 
-use pactum::{middleware, Pipeline, PipelineBuilder};
+use pactum::{middleware, pipeline::PipelineBuilder, Pipeline};
 use serde_json::json;
 
 use crate::support::{self, TestServer};

@@ -5,7 +5,9 @@
 use std::time::Duration;
 
 use pactum::http::Method;
-use pactum::{handler, middleware, route, AnyHandler, Ctx, Endpoint, NoBody, NoParams, NoQuery};
+use pactum::{
+    handler, handler::AnyHandler, middleware, route, Ctx, Endpoint, NoBody, NoParams, NoQuery,
+};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -28,7 +30,7 @@ struct Status {
 }
 
 fn built<P, Q, B, R>(
-    result: Result<Endpoint<P, Q, B, R>, pactum::ConfigError>,
+    result: Result<Endpoint<P, Q, B, R>, pactum::error::ConfigError>,
 ) -> Endpoint<P, Q, B, R> {
     result.unwrap_or_else(|e| panic!("invalid contract: {e}"))
 }

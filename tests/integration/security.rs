@@ -3,7 +3,8 @@
 
 use pactum::http::HeaderValue;
 use pactum::{
-    handler, middleware, route, AnyHandler, Endpoint, NoBody, NoParams, NoQuery, Pipeline, Security,
+    handler, handler::AnyHandler, middleware, route, Endpoint, NoBody, NoParams, NoQuery, Pipeline,
+    Security,
 };
 use serde::{Deserialize, Serialize};
 use serde_json::json;

@@ -1,4 +1,4 @@
-//! `pactum::service` / `Pipeline` as a `tower::Service`, without a socket: routing errors,
+//! `pactum::server::service` / `Pipeline` as a `tower::Service`, without a socket: routing errors,
 //! start-up errors, middleware order and powers, error formatting, HEAD, and
 //! `Handler::execute`.
 
@@ -10,8 +10,8 @@ use http_body_util::{BodyExt, Full};
 use pactum::http::header::{HeaderName, HeaderValue, CONTENT_LENGTH, CONTENT_TYPE};
 use pactum::http::{Method, Request, StatusCode};
 use pactum::{
-    handler, middleware, route, AnyHandler, ConfigError, Ctx, Endpoint, Error, HttpError, NoBody,
-    NoParams, NoQuery, PactumService, Pipeline,
+    error::ConfigError, handler, handler::AnyHandler, middleware, route, server::PactumService,
+    Ctx, Endpoint, Error, HttpError, NoBody, NoParams, NoQuery, Pipeline,
 };
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
@@ -82,7 +82,7 @@ fn request(method: Method, uri: &str, body: &'static str) -> Request<Full<Bytes>
 }
 
 fn conformance() -> PactumService {
-    pactum::service(api::handlers()).expect("the conformance handlers build")
+    pactum::server::service(api::handlers()).expect("the conformance handlers build")
 }
 
 #[derive(Debug, Serialize, Deserialize, Validate)]
@@ -124,7 +124,7 @@ fn text_handler(path: &'static str, text: &'static str) -> AnyHandler {
 // ---------------------------------------------------------------------------------------
 
 #[tokio::test]
-async fn create_handler_answers_like_the_server() {
+async fn service_answers_like_the_server() {
     let service = conformance();
     call(service.clone(), get("/health"))
         .await
@@ -194,7 +194,7 @@ async fn ctx_url_is_rebuilt_from_the_uri_and_host() {
         .response::<Where>()
         .build()
         .expect("contract builds");
-    let service = pactum::service(vec![handler(endpoint, |ctx: Ctx| async move {
+    let service = pactum::server::service(vec![handler(endpoint, |ctx: Ctx| async move {
         Ok(Where {
             scheme: ctx.url().scheme().to_owned(),
             url: ctx.url().to_string(),
@@ -274,8 +274,8 @@ async fn a_cors_layer_answers_preflights() {
 
 #[test]
 fn duplicate_method_and_route_is_a_startup_error() {
-    let err =
-        pactum::service(vec![text_handler("/dup", "a"), text_handler("/dup", "b")]).unwrap_err();
+    let err = pactum::server::service(vec![text_handler("/dup", "a"), text_handler("/dup", "b")])
+        .unwrap_err();
     assert_eq!(
         err,
         ConfigError::DuplicateRoute {
@@ -288,9 +288,9 @@ fn duplicate_method_and_route_is_a_startup_error() {
     let post = Endpoint::post(route::static_path("/dup"))
         .build()
         .expect("contract builds");
-    pactum::service(vec![
+    pactum::server::service(vec![
         text_handler("/dup", "a"),
-        handler(post, |_| async { Ok(pactum::NoContent) }).into(),
+        handler(post, |_| async { Ok(pactum::contract::NoContent) }).into(),
     ])
     .expect("GET and POST on one path");
 }
@@ -305,9 +305,9 @@ fn routes_differing_only_in_param_names_conflict() {
         .params::<NamePath>()
         .build()
         .expect("contract builds");
-    let err = pactum::service(vec![
-        handler(by_id, |_| async { Ok(pactum::NoContent) }).into(),
-        handler(by_name, |_| async { Ok(pactum::NoContent) }).into(),
+    let err = pactum::server::service(vec![
+        handler(by_id, |_| async { Ok(pactum::contract::NoContent) }).into(),
+        handler(by_name, |_| async { Ok(pactum::contract::NoContent) }).into(),
     ])
     .unwrap_err();
     match &err {
@@ -330,7 +330,7 @@ fn routes_differing_only_in_param_names_conflict() {
     assert!(
         matches!(
             served,
-            Err(pactum::ServeError::Config(
+            Err(pactum::server::ServeError::Config(
                 ConfigError::DuplicateRoute { .. }
             ))
         ),
@@ -434,7 +434,7 @@ async fn middleware_can_answer_early_with_a_response() {
         }))
         .build()
         .expect("contract builds");
-    let service = pactum::service(vec![handler(
+    let service = pactum::server::service(vec![handler(
         endpoint,
         move |ctx: Ctx<NoParams, NoQuery, Text>| {
             let flag = Arc::clone(&flag);
@@ -537,7 +537,7 @@ async fn middleware_can_change_the_response() {
 // Error formatting, HEAD, execute.
 // ---------------------------------------------------------------------------------------
 
-fn plain_text_errors(error: &Error) -> pactum::Response {
+fn plain_text_errors(error: &Error) -> pactum::pipeline::Response {
     let text = format!("{} {}", error.status().as_u16(), error.to_body().error);
     let mut response = pactum::http::Response::new(text.into());
     *response.status_mut() = error.status();
@@ -661,7 +661,7 @@ async fn handler_execute_runs_without_http_or_middleware() {
     );
 
     // Through HTTP, the middleware does run.
-    let service = pactum::service(vec![h.into()]).expect("service builds");
+    let service = pactum::server::service(vec![h.into()]).expect("service builds");
     call(service, get("/users/7"))
         .await
         .assert(403, json!({"error": "never"}));

@@ -4,7 +4,9 @@
 
 use pactum::http::header::{LOCATION, RETRY_AFTER};
 use pactum::http::{HeaderValue, StatusCode};
-use pactum::{handler, route, Body, Ctx, Endpoint, HttpError, NoParams, NoQuery, Pipeline};
+use pactum::{
+    handler, pipeline::Body, route, Ctx, Endpoint, HttpError, NoParams, NoQuery, Pipeline,
+};
 use serde::{Deserialize, Serialize};
 use validator::Validate;
 
@@ -46,7 +48,7 @@ fn limits() -> Pipeline {
         .body::<Note>()
         .build()
         .unwrap();
-    let ok = |_: Ctx<NoParams, NoQuery, Note>| async { Ok(pactum::NoContent) };
+    let ok = |_: Ctx<NoParams, NoQuery, Note>| async { Ok(pactum::contract::NoContent) };
     Pipeline::builder(vec![
         handler(tight, ok).into(),
         handler(roomy, ok).into(),
@@ -136,7 +138,7 @@ async fn a_query_type_may_deny_unknown_fields() {
         .build()
         .unwrap();
     let pipeline = Pipeline::new(vec![handler(strict, |_: Ctx<NoParams, Strict>| async {
-        Ok(pactum::NoContent)
+        Ok(pactum::contract::NoContent)
     })
     .into()])
     .unwrap();

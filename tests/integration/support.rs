@@ -4,7 +4,7 @@ use std::net::SocketAddr;
 use std::sync::Once;
 use std::time::Duration;
 
-use pactum::{IntoPipeline, Server, ServerOptions};
+use pactum::{pipeline::IntoPipeline, server::Server, ServerOptions};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 

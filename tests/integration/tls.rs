@@ -4,7 +4,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use pactum::{handler, route, AnyHandler, Ctx, Endpoint, ServerOptions, TlsConfig};
+use pactum::{
+    handler, handler::AnyHandler, route, server::TlsConfig, Ctx, Endpoint, ServerOptions,
+};
 use rcgen::{
     BasicConstraints, CertificateParams, CertifiedIssuer, DnType, ExtendedKeyUsagePurpose, IsCa,
     KeyPair, KeyUsagePurpose,
@@ -91,7 +93,7 @@ fn handlers() -> Vec<AnyHandler> {
     handlers
 }
 
-async fn https_server(pki: &Pki, options: ServerOptions) -> pactum::Server {
+async fn https_server(pki: &Pki, options: ServerOptions) -> pactum::server::Server {
     let tls = TlsConfig::from_pem(pki.chain_pem.as_bytes(), pki.key_pem.as_bytes())
         .expect("the PEM certificate and key load");
     pactum::serve(handlers(), options.https(tls))
@@ -331,7 +333,10 @@ async fn tls_handshake(
 }
 
 /// The native server and the warp adapter (`pactum_warp::serve`), both over TLS.
-async fn https_servers(pki: &Pki, options: impl Fn() -> ServerOptions) -> Vec<pactum::Server> {
+async fn https_servers(
+    pki: &Pki,
+    options: impl Fn() -> ServerOptions,
+) -> Vec<pactum::server::Server> {
     use warp::Filter;
     let tls = TlsConfig::from_pem(pki.chain_pem.as_bytes(), pki.key_pem.as_bytes())
         .expect("the PEM certificate and key load");

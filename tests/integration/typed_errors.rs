@@ -5,7 +5,9 @@
 use pactum::http::StatusCode;
 use std::sync::{Mutex, PoisonError};
 
-use pactum::{handler, middleware, route, Ctx, Endpoint, Error, HttpError, Middleware, Pipeline};
+use pactum::{
+    handler, middleware, middleware::Middleware, route, Ctx, Endpoint, Error, HttpError, Pipeline,
+};
 use serde_json::json;
 
 use crate::api::{get_user_v2, GetUserError, User, UserPath};
@@ -74,7 +76,7 @@ fn observer() -> Middleware {
 
 /// The contract of row 22 (declares `GetUserError`), whose handler also fails in ways it does
 /// not declare; behind a pipeline with an error formatter.
-fn app() -> pactum::PipelineBuilder {
+fn app() -> pactum::pipeline::PipelineBuilder {
     let lookup = handler(get_user_v2(), |ctx: Ctx<UserPath>| async move {
         match ctx.params.id {
             1 => Ok(User {
@@ -97,7 +99,7 @@ fn app() -> pactum::PipelineBuilder {
         .build()
         .expect("valid contract");
     let other = handler(other, |ctx: Ctx<UserPath>| async move {
-        Err::<pactum::NoContent, _>(GetUserError::not_found(ctx.params.id).into())
+        Err::<pactum::contract::NoContent, _>(GetUserError::not_found(ctx.params.id).into())
     });
     Pipeline::builder(vec![lookup.into(), other.into()])
         .middleware(observer())
@@ -179,7 +181,7 @@ fn a_declared_error_is_an_error_status() {
         }
     }
     impl std::error::Error for Fine {}
-    impl pactum::ErrorAnswer for Fine {
+    impl pactum::error::ErrorAnswer for Fine {
         const STATUSES: &'static [StatusCode] = &[StatusCode::NOT_FOUND, StatusCode::OK];
         fn status(&self) -> StatusCode {
             StatusCode::OK

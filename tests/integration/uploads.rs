@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use pactum::{handler, route, ByteStream, Ctx, Endpoint, NoParams, NoQuery};
+use pactum::{handler, route, upload::ByteStream, Ctx, Endpoint, NoParams, NoQuery};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 use sha2::{Digest, Sha256};
@@ -265,7 +265,7 @@ struct Counted {
 }
 
 /// `PUT /blob`: a `ByteStream` body of at most 64 KiB, counted chunk by chunk.
-fn streaming_app() -> Vec<pactum::AnyHandler> {
+fn streaming_app() -> Vec<pactum::handler::AnyHandler> {
     let blob = Endpoint::put(route!("/blob"))
         .body::<ByteStream>()
         .body_limit(64 * 1024)

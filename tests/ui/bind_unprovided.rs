@@ -1,5 +1,5 @@
 // A function that asks for a `User` when nothing provides one: only a `Store` is bound.
-use pactum::{bind, route, Ctx, Endpoint, NoContent};
+use pactum::{bind, route, Ctx, Endpoint, contract::NoContent};
 
 #[derive(Clone)]
 struct Store;

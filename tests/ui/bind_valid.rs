@@ -1,7 +1,7 @@
 // What `bind` accepts: no bindings, unannotated closures (the tuple's types are inferred), a
 // named async function, and six values.
 use pactum::middleware::{self, Request};
-use pactum::{bind, route, Ctx, Endpoint, NoContent};
+use pactum::{bind, route, Ctx, Endpoint, contract::NoContent};
 use std::sync::Arc;
 
 #[derive(Clone)]

@@ -1,6 +1,6 @@
 // The bound values come in the order they were bound: state, then the provider's `User`.
 use pactum::middleware::{self, Request};
-use pactum::{bind, route, Ctx, Endpoint, NoContent};
+use pactum::{bind, route, Ctx, Endpoint, contract::NoContent};
 
 #[derive(Clone)]
 struct Store;

@@ -1,5 +1,5 @@
 use pactum::http::StatusCode;
-use pactum::{route, Endpoint, ErrorAnswer};
+use pactum::{route, Endpoint, error::ErrorAnswer};
 use serde::{Deserialize, Serialize};
 
 #[derive(Debug, Serialize, Deserialize)]

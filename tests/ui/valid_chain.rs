@@ -1,7 +1,7 @@
 //! Every part of a contract declared once, in a valid order: compiles.
 
 use pactum::http::StatusCode;
-use pactum::{handler, middleware, route, AnyHandler, Ctx, Endpoint, Params};
+use pactum::{handler, middleware, route, handler::AnyHandler, Ctx, Endpoint, Params};
 use serde::{Deserialize, Serialize};
 use validator::Validate;
 

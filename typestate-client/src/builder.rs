@@ -151,7 +151,7 @@ impl ClientBuilder {
     /// of this builder still apply, per request.
     ///
     /// The client built here does not follow redirects, so that a
-    /// [`Redirect`](pactum::Redirect) contract gets its location; reqwest's own default
+    /// [`Redirect`](pactum::contract::Redirect) contract gets its location; reqwest's own default
     /// follows up to 10, so give this client `.redirect(reqwest::redirect::Policy::none())`
     /// if you call such contracts.
     pub fn reqwest_client(mut self, client: reqwest::Client) -> Self {
@@ -356,7 +356,7 @@ impl ClientBuilder {
                     }
                     Some(client) => client,
                     None => {
-                        // A redirect is an answer of its contract (`pactum::Redirect`), not
+                        // A redirect is an answer of its contract (`pactum::contract::Redirect`), not
                         // a hop to take: calls see the 3xx the server sent.
                         let builder = reqwest::Client::builder();
                         #[cfg(feature = "rustls")]

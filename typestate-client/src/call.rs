@@ -7,8 +7,11 @@ use std::time::Duration;
 
 use http::header::{HeaderName, HeaderValue};
 use http::HeaderMap;
-use pactum::BodyKind;
-use pactum::{Detail, Endpoint, ErrorAnswer, NoErrors, Presence, Slot};
+use pactum::contract::BodyKind;
+use pactum::{
+    contract::state::Presence, contract::Slot, error::Detail, error::ErrorAnswer, error::NoErrors,
+    Endpoint,
+};
 
 use crate::client::Client;
 use crate::credentials::Credentials;
@@ -26,8 +29,8 @@ use url::Url;
 ///
 /// `P`, `Q`, `B`, `R` are the contract's params, query, body and response types, `E` its
 /// declared errors (see [`Error::declared`]). `PS`, `QS` and `BS` track the params, the query and the body: they start as the contract's
-/// [`Presence`](pactum::Presence) of each — [`Declared`](pactum::Declared) (to be given) or
-/// [`Absent`](pactum::Absent) (nothing to give) — and a given part becomes [`Provided`]. Each
+/// [`Presence`](pactum::contract::state::Presence) of each — [`Declared`](pactum::contract::state::Declared) (to be given) or
+/// [`Absent`](pactum::contract::state::Absent) (nothing to give) — and a given part becomes [`Provided`]. Each
 /// rule below is a bound whose compiler message names the fix:
 ///
 /// - `.params(p)`, `.query(q)` and `.body(b)` compile only when the contract declares that
@@ -187,9 +190,9 @@ impl<'a, P, Q, B, R, PS, QS, BS, E> Call<'a, P, Q, B, R, PS, QS, BS, E> {
     }
 
     /// Gives the body. It is validated, then serialised, when the call is sent: as JSON, or
-    /// for a [`Multipart`](pactum::Multipart) body as a `multipart/form-data` form (text
-    /// fields as text parts, [`FilePart`](pactum::FilePart)s as files), or for a
-    /// [`ByteStream`](pactum::ByteStream) made from bytes as `application/octet-stream`.
+    /// for a [`Multipart`](pactum::upload::Multipart) body as a `multipart/form-data` form (text
+    /// fields as text parts, [`FilePart`](pactum::upload::FilePart)s as files), or for a
+    /// [`ByteStream`](pactum::upload::ByteStream) made from bytes as `application/octet-stream`.
     ///
     /// Compiles only when the contract declares a body, once per call.
     pub fn body(mut self, body: B) -> Call<'a, P, Q, B, R, PS, QS, Provided, E>

@@ -5,7 +5,7 @@ use std::fmt;
 
 use http::header::HeaderValue;
 use http::HeaderMap;
-use pactum::{Security, SecurityScheme};
+use pactum::{contract::SecurityScheme, Security};
 
 use crate::error::Error;
 

@@ -1,8 +1,8 @@
-//! A contract's declared errors ([`pactum::ErrorAnswer`]), handed back typed: decoding an
+//! A contract's declared errors ([`pactum::error::ErrorAnswer`]), handed back typed: decoding an
 //! answer as one, and [`Error::declared`] / [`Error::into_declared`].
 
 use http::StatusCode;
-use pactum::{ErrorAnswer, ErrorBody};
+use pactum::{error::ErrorAnswer, error::ErrorBody};
 
 use crate::error::Error;
 use crate::transport::ReceivedBody;
@@ -16,11 +16,11 @@ impl<E> Error<E> {
     /// transport error — is `None` and reads as before ([`status`](Error::status),
     /// [`error_body`](Error::error_body), …).
     ///
-    /// [`EndpointBuilder::errors`]: pactum::EndpointBuilder::errors
+    /// [`EndpointBuilder::errors`]: pactum::contract::EndpointBuilder::errors
     ///
     /// ```
     /// use pactum::http::StatusCode;
-    /// use pactum::{handler, route, Ctx, Endpoint, ErrorAnswer, Params, Pipeline};
+    /// use pactum::{handler, route, Ctx, Endpoint, error::ErrorAnswer, Params, Pipeline};
     /// use pactum_client::Client;
     /// use serde::{Deserialize, Serialize};
     /// use validator::Validate;

@@ -5,7 +5,10 @@ use eventsource_stream::Eventsource;
 use futures_util::StreamExt;
 use http::header::{CONTENT_TYPE, LOCATION};
 use http::{HeaderMap, StatusCode};
-use pactum::{BoxError, Detail, ErrorBody, Format, Presence, RawAnswer, RawEvent, Slot};
+use pactum::{
+    contract::state::Presence, contract::Format, contract::RawAnswer, contract::Slot,
+    error::BoxError, error::Detail, error::ErrorBody, sse::RawEvent,
+};
 
 use crate::error::{Error, Part};
 use crate::transport::{ByteStream, Received, ReceivedBody};
@@ -19,7 +22,7 @@ pub struct Response<R> {
 }
 
 impl<R> Response<R> {
-    /// The status (a `2xx`; a `3xx` for a [`Redirect`](pactum::Redirect) contract).
+    /// The status (a `2xx`; a `3xx` for a [`Redirect`](pactum::contract::Redirect) contract).
     pub fn status(&self) -> StatusCode {
         self.status
     }
@@ -87,7 +90,7 @@ pub(crate) fn decode<R: Slot>(received: Received) -> Result<Response<R>, Error> 
     })
 }
 
-/// A [`Text`](pactum::Text), [`Binary`](pactum::Binary) or [`Redirect`](pactum::Redirect)
+/// A [`Text`](pactum::contract::Text), [`Binary`](pactum::contract::Binary) or [`Redirect`](pactum::contract::Redirect)
 /// answer: a 2xx (a 3xx for a redirect) read as it is; any other status is an error with its
 /// (JSON) error body.
 fn decode_raw<R: Slot>(
@@ -110,7 +113,7 @@ fn decode_raw<R: Slot>(
     answered(status, headers, R::from_raw(raw))
 }
 
-/// A 2xx `text/event-stream` answer: the contract's [`Events`](pactum::Events), yielding
+/// A 2xx `text/event-stream` answer: the contract's [`Events`](pactum::sse::Events), yielding
 /// each event as it is read, parsed by `eventsource-stream`, its data decoded and checked.
 fn decode_events<R: Slot>(
     status: StatusCode,

@@ -5,7 +5,7 @@ use std::fmt;
 
 use http::header::{HeaderName, HeaderValue};
 use http::StatusCode;
-use pactum::{Detail, ErrorBody, NoErrors};
+use pactum::{error::Detail, error::ErrorBody, error::NoErrors};
 use url::Url;
 
 pub use crate::part::Part;
@@ -34,7 +34,7 @@ type BoxError = Box<dyn StdError + Send + Sync + 'static>;
 /// client-side validation error: [`is_status`](Error::is_status) is `true` and
 /// [`details`](Error::details) holds what the server sent.
 ///
-/// `E` is the contract's declared errors ([`pactum::ErrorAnswer`], see
+/// `E` is the contract's declared errors ([`pactum::error::ErrorAnswer`], see
 /// [`declared`](Error::declared)); [`NoErrors`] for a contract that declares none and for
 /// errors that come before a call (building a client).
 ///

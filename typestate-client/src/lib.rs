@@ -14,11 +14,11 @@
 //! - **URLs are built for you**: the base URL's path is kept, each param is percent-encoded
 //!   into its segment, and the query is encoded so the server parses the same value back;
 //! - **one error type** ([`Error`]) tells validation (and which [`Part`]), HTTP status (with
-//!   the decoded [`ErrorBody`](pactum::ErrorBody)), transport, timeout and decode failures
+//!   the decoded [`ErrorBody`](pactum::error::ErrorBody)), transport, timeout and decode failures
 //!   apart;
-//! - **not only JSON**: a [`Text`](pactum::Text) contract hands back the body's text, a
-//!   [`Binary`](pactum::Binary) one the bytes and their content type, a
-//!   [`Redirect`](pactum::Redirect) one the `Location` — redirects are not followed;
+//! - **not only JSON**: a [`Text`](pactum::contract::Text) contract hands back the body's text, a
+//!   [`Binary`](pactum::contract::Binary) one the bytes and their content type, a
+//!   [`Redirect`](pactum::contract::Redirect) one the `Location` — redirects are not followed;
 //! - **in-process mode**: the same [`Client`] can call a [`Pipeline`](pactum::Pipeline) with no
 //!   socket, for tests — same API, same errors.
 //!

@@ -1,7 +1,7 @@
 //! The states of a [`Call`](crate::Call)'s parts, and the bounds its methods put on them: each
 //! bound's `#[diagnostic::on_unimplemented]` message names the fix when a call is misused.
 
-use pactum::{Absent, Declared};
+use pactum::{contract::state::Absent, contract::state::Declared};
 
 /// The state of a call part that has been given (`.params(..)`, `.query(..)` or `.body(..)`
 /// was called).
@@ -14,24 +14,24 @@ pub enum Provided {}
 
 mod sealed {
     pub trait Sealed {}
-    impl Sealed for pactum::Absent {}
-    impl Sealed for pactum::Declared {}
+    impl Sealed for pactum::contract::state::Absent {}
+    impl Sealed for pactum::contract::state::Declared {}
     impl Sealed for super::Provided {}
 
     /// Ready to send: given, or not declared by the contract.
     pub trait Ready {}
-    impl Ready for pactum::Absent {}
+    impl Ready for pactum::contract::state::Absent {}
     impl Ready for super::Provided {}
 
     /// Declared by the contract: still to give, or given.
     pub trait InContract {}
-    impl InContract for pactum::Declared {}
+    impl InContract for pactum::contract::state::Declared {}
     impl InContract for super::Provided {}
 
     /// Not given yet: declared, or not in the contract.
     pub trait NotGiven {}
-    impl NotGiven for pactum::Declared {}
-    impl NotGiven for pactum::Absent {}
+    impl NotGiven for pactum::contract::state::Declared {}
+    impl NotGiven for pactum::contract::state::Absent {}
 }
 
 // Each trait below is implemented by a blanket impl over a sealed trait, marked

@@ -12,7 +12,7 @@ use http::header::{CONTENT_LENGTH, HOST};
 use http::{HeaderMap, Method, StatusCode};
 #[cfg(feature = "in-process")]
 use http_body_util::BodyDataStream;
-use pactum::BoxError;
+use pactum::error::BoxError;
 #[cfg(feature = "in-process")]
 use pactum::Pipeline;
 #[cfg(feature = "in-process")]
@@ -113,9 +113,9 @@ pub(crate) async fn send_in_process(
     let body = match body {
         Some(bytes) => {
             headers.insert(CONTENT_LENGTH, HeaderValue::from(bytes.len()));
-            pactum::Body::from(bytes)
+            pactum::pipeline::Body::from(bytes)
         }
-        None => pactum::Body::empty(),
+        None => pactum::pipeline::Body::empty(),
     };
     let mut request = http::Request::builder()
         .method(method)

@@ -1,7 +1,7 @@
 //! Building request URLs: the base URL's path, the route's path, the query string.
 
 use pactum::route::Segment;
-use pactum::{Detail, Endpoint, Presence, Slot};
+use pactum::{contract::state::Presence, contract::Slot, error::Detail, Endpoint};
 use serde::Serialize;
 use url::Url;
 

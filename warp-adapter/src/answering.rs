@@ -5,7 +5,7 @@ use std::future::Future;
 use std::pin::Pin;
 use std::task::{ready, Context, Poll};
 
-use pactum::{AnswerMode, Error, Pipeline};
+use pactum::{pipeline::AnswerMode, Error, Pipeline};
 use warp::reject::Rejection;
 use warp::reply::Response;
 
@@ -49,7 +49,7 @@ impl<F> Answering<F> {
 
 impl<F> Future for Answering<F>
 where
-    F: Future<Output = Result<pactum::Response, Error>>,
+    F: Future<Output = Result<pactum::pipeline::Response, Error>>,
 {
     type Output = Result<Response, Rejection>;
 

@@ -1,4 +1,4 @@
-//! warp's request body stream as an `http_body::Body`, for [`pactum::Body`].
+//! warp's request body stream as an `http_body::Body`, for [`pactum::pipeline::Body`].
 
 use std::pin::Pin;
 use std::task::{Context, Poll};

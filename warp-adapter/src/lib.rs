@@ -80,7 +80,7 @@ use std::sync::OnceLock;
 
 use http::uri::Scheme;
 use http::{HeaderMap, Method, StatusCode};
-use pactum::{Body, ConfigError, Error, HttpError, Pipeline, Routed};
+use pactum::{error::ConfigError, pipeline::Body, pipeline::Routed, Error, HttpError, Pipeline};
 use warp::filters::path::{FullPath, Tail};
 use warp::reject::Rejection;
 use warp::reply::Response;
@@ -102,13 +102,13 @@ pub use serve::serve;
 /// `GET` route — is answered by the pipeline.
 ///
 /// ```
-/// use pactum::{handler, route, Endpoint, NoContent};
+/// use pactum::{handler, route, Endpoint, contract::NoContent};
 /// use warp::Filter;
 ///
 /// let ping = Endpoint::get(route!("/ping")).build()?;
 /// let api = pactum_warp::filter(vec![handler(ping, |_| async { Ok(NoContent) }).into()])?;
 /// let app = warp::path("api").and(api); // GET /api/ping → 204
-/// # Ok::<(), pactum::ConfigError>(())
+/// # Ok::<(), pactum::error::ConfigError>(())
 /// ```
 ///
 /// # Errors
@@ -116,7 +116,7 @@ pub use serve::serve;
 /// The [`ConfigError`] of [`Pipeline::new`]: two handlers with the same method and route,
 /// or routes that cannot be told apart.
 pub fn filter(
-    handlers: impl IntoIterator<Item = pactum::AnyHandler>,
+    handlers: impl IntoIterator<Item = pactum::handler::AnyHandler>,
 ) -> Result<
     impl Filter<Extract = (Response,), Error = Rejection> + Clone + Send + Sync + 'static,
     ConfigError,
@@ -128,14 +128,14 @@ pub fn filter(
 /// limit, an error formatter ([`Pipeline::builder`]).
 ///
 /// ```
-/// use pactum::{handler, route, Endpoint, NoContent, Pipeline};
+/// use pactum::{handler, route, Endpoint, contract::NoContent, Pipeline};
 ///
 /// let ping = Endpoint::get(route!("/ping")).build()?;
 /// let pipeline = Pipeline::builder(vec![handler(ping, |_| async { Ok(NoContent) }).into()])
 ///     .body_limit(64 * 1024)
 ///     .build()?;
 /// let api = pactum_warp::filter_with(pipeline);
-/// # Ok::<(), pactum::ConfigError>(())
+/// # Ok::<(), pactum::error::ConfigError>(())
 /// ```
 pub fn filter_with(
     pipeline: Pipeline,
@@ -146,7 +146,7 @@ pub fn filter_with(
 /// How the filter answers errors; [`Options::filter`] / [`Options::filter_with`] build it.
 ///
 /// ```
-/// use pactum::{handler, route, Endpoint, NoContent};
+/// use pactum::{handler, route, Endpoint, contract::NoContent};
 /// use warp::Filter;
 ///
 /// let ping = Endpoint::get(route!("/ping")).build()?;
@@ -154,7 +154,7 @@ pub fn filter_with(
 ///     .reject_errors(true)
 ///     .filter(vec![handler(ping, |_| async { Ok(NoContent) }).into()])?
 ///     .recover(pactum_warp::recover); // or your own recover, see `PactumRejection`
-/// # Ok::<(), pactum::ConfigError>(())
+/// # Ok::<(), pactum::error::ConfigError>(())
 /// ```
 #[derive(Debug, Clone, Default)]
 #[must_use = "call `.filter(..)` or `.filter_with(..)` to get the filter"]
@@ -188,7 +188,7 @@ impl Options {
     /// The [`ConfigError`] of [`Pipeline::new`].
     pub fn filter(
         self,
-        handlers: impl IntoIterator<Item = pactum::AnyHandler>,
+        handlers: impl IntoIterator<Item = pactum::handler::AnyHandler>,
     ) -> Result<
         impl Filter<Extract = (Response,), Error = Rejection> + Clone + Send + Sync + 'static,
         ConfigError,
@@ -230,7 +230,7 @@ impl Options {
                 raw_query().and(
                     warp::ext::optional::<Scheme>().and(
                         warp::addr::remote().and(
-                            warp::ext::optional::<pactum::PeerAddr>()
+                            warp::ext::optional::<pactum::pipeline::PeerAddr>()
                                 .and(warp::body::stream().and(warp::header::headers_cloned())),
                         ),
                     ),
@@ -241,7 +241,7 @@ impl Options {
                       query: Option<String>,
                       scheme: Option<Scheme>,
                       remote: Option<SocketAddr>,
-                      native: Option<pactum::PeerAddr>,
+                      native: Option<pactum::pipeline::PeerAddr>,
                       stream,
                       headers: HeaderMap| {
                     let Matched {
@@ -249,7 +249,7 @@ impl Options {
                         routed,
                         path,
                     } = *matched;
-                    let peer = remote.or(native.map(|pactum::PeerAddr(addr)| addr));
+                    let peer = remote.or(native.map(|pactum::pipeline::PeerAddr(addr)| addr));
                     let mode = routed.answer_mode();
                     let request = build_request(
                         method,
@@ -284,13 +284,13 @@ struct Matched {
 /// body: with a pipeline error formatter, end the chain with your own catch-all or recover.
 ///
 /// ```
-/// use pactum::{handler, route, Endpoint, NoContent};
+/// use pactum::{handler, route, Endpoint, contract::NoContent};
 /// use warp::Filter;
 ///
 /// let ping = Endpoint::get(route!("/ping")).build()?;
 /// let api = pactum_warp::filter(vec![handler(ping, |_| async { Ok(NoContent) }).into()])?;
 /// let app = warp::path("api").and(api).or(pactum_warp::not_found());
-/// # Ok::<(), pactum::ConfigError>(())
+/// # Ok::<(), pactum::error::ConfigError>(())
 /// ```
 pub fn not_found(
 ) -> impl Filter<Extract = (Response,), Error = std::convert::Infallible> + Clone + Send + Sync + 'static

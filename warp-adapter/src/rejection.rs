@@ -3,7 +3,7 @@
 use std::fmt;
 
 use http::StatusCode;
-use pactum::{AnswerMode, Error, Pipeline};
+use pactum::{pipeline::AnswerMode, Error, Pipeline};
 use warp::reject::{Reject, Rejection};
 use warp::reply::Response;
 
@@ -79,7 +79,7 @@ impl Reject for PactumRejection {}
 /// every other rejection on.
 ///
 /// ```
-/// use pactum::{handler, route, Endpoint, NoContent};
+/// use pactum::{handler, route, Endpoint, contract::NoContent};
 /// use warp::Filter;
 ///
 /// let ping = Endpoint::get(route!("/ping")).build()?;
@@ -87,7 +87,7 @@ impl Reject for PactumRejection {}
 ///     .reject_errors(true)
 ///     .filter(vec![handler(ping, |_| async { Ok(NoContent) }).into()])?;
 /// let app = warp::path("api").and(api).recover(pactum_warp::recover);
-/// # Ok::<(), pactum::ConfigError>(())
+/// # Ok::<(), pactum::error::ConfigError>(())
 /// ```
 ///
 /// # Errors

@@ -4,7 +4,7 @@ use std::future::Future;
 use std::pin::Pin;
 use std::task::{Context, Poll};
 
-use pactum::{AnswerMode, HttpError, Rejection};
+use pactum::{error::Rejection, pipeline::AnswerMode, HttpError};
 use warp::reply::Reply;
 use warp::Filter;
 
@@ -13,7 +13,7 @@ use warp::Filter;
 /// off), request-head size and header count limits (431), connection limit, HTTP/1.1 and
 /// HTTP/2, TLS with the `tls` feature, and graceful shutdown.
 ///
-/// Returns once the address is bound; the [`pactum::Server`] handle gives the bound address
+/// Returns once the address is bound; the [`pactum::server::Server`] handle gives the bound address
 /// and the graceful shutdown.
 ///
 /// Only the connection settings of `options` apply. Middleware, the body limit, the error
@@ -21,11 +21,11 @@ use warp::Filter;
 /// [`Pipeline::builder`](pactum::Pipeline::builder) and [`filter_with`](crate::filter_with).
 ///
 /// `warp::addr::remote()` yields `None` under this server (warp keeps its own server's
-/// extension private); pactum's filters read the peer from the [`pactum::PeerAddr`]
+/// extension private); pactum's filters read the peer from the [`pactum::pipeline::PeerAddr`]
 /// extension this server inserts instead, so `ctx.peer_addr()` works under both servers.
 ///
 /// ```no_run
-/// use pactum::{handler, route, Endpoint, NoContent, ServerOptions};
+/// use pactum::{handler, route, Endpoint, contract::NoContent, ServerOptions};
 /// use warp::Filter;
 ///
 /// # async fn run() -> Result<(), Box<dyn std::error::Error>> {
@@ -43,12 +43,15 @@ use warp::Filter;
 /// # Errors
 ///
 /// The bind error.
-pub async fn serve<F>(filter: F, options: pactum::ServerOptions) -> std::io::Result<pactum::Server>
+pub async fn serve<F>(
+    filter: F,
+    options: pactum::ServerOptions,
+) -> std::io::Result<pactum::server::Server>
 where
     F: Filter + Clone + Send + Sync + 'static,
     F::Extract: Reply,
 {
-    pactum::serve_service(OriginForm(warp::service(filter)), options).await
+    pactum::server::serve_service(OriginForm(warp::service(filter)), options).await
 }
 
 /// Answers a request whose target is not origin-form (`GET users`, `OPTIONS *`,

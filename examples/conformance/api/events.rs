@@ -3,7 +3,9 @@
 
 use pactum::schemars::{self, JsonSchema};
 use pactum::validator::Validate;
-use pactum::{handler, route, AnyHandler, Ctx, Endpoint, Event, Events, NoBody, NoParams};
+use pactum::{
+    handler, handler::AnyHandler, route, sse::Event, sse::Events, Ctx, Endpoint, NoBody, NoParams,
+};
 use serde::{Deserialize, Serialize};
 
 use super::built;

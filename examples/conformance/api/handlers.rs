@@ -5,7 +5,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use pactum::http::StatusCode;
-use pactum::{bind, handler, AnyHandler, Ctx, Error, HttpError, NoParams, NoQuery};
+use pactum::{bind, handler, handler::AnyHandler, Ctx, Error, HttpError, NoParams, NoQuery};
 
 use super::{
     auth, bad_response, create_note, create_user, delete_user, echo, get_file, get_repo, get_user,
@@ -276,9 +276,11 @@ pub fn handlers() -> Vec<AnyHandler> {
     handlers.push(super::hello_txt_handler());
     handlers.push(super::upload_handler());
     handlers.push(super::events_handler());
-    let docs = openapi().build().handler(OPENAPI_PATH);
-    handlers.push(docs.unwrap_or_else(|e| panic!("invalid contract: {e}")));
-    let page = pactum::openapi::docs_handler(DOCS_PATH, OPENAPI_PATH);
-    handlers.push(page.unwrap_or_else(|e| panic!("invalid contract: {e}")));
+    let doc = openapi().build();
+    let served = doc.handler(OPENAPI_PATH);
+    handlers.push(served.unwrap_or_else(|e| panic!("invalid contract: {e}")));
+    // The docs page and the three files it loads (Swagger UI, embedded in pactum).
+    let page = doc.docs_page(DOCS_PATH, OPENAPI_PATH).handlers();
+    handlers.extend(page.unwrap_or_else(|e| panic!("invalid contract: {e}")));
     handlers
 }

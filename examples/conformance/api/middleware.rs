@@ -5,7 +5,8 @@ use pactum::middleware::{Provider, Request};
 use pactum::schemars::{self, JsonSchema};
 use pactum::validator::Validate;
 use pactum::{
-    middleware, route, Endpoint, HttpError, Middleware, NoBody, NoParams, NoQuery, Security,
+    middleware, middleware::Middleware, route, Endpoint, HttpError, NoBody, NoParams, NoQuery,
+    Security,
 };
 use serde::{Deserialize, Serialize};
 

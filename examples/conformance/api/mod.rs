@@ -37,7 +37,7 @@ use pactum::Endpoint;
 
 /// Contracts are built from literals here, so a failure is a bug in this file.
 fn built<P, Q, B, R, E>(
-    result: Result<Endpoint<P, Q, B, R, E>, pactum::ConfigError>,
+    result: Result<Endpoint<P, Q, B, R, E>, pactum::error::ConfigError>,
 ) -> Endpoint<P, Q, B, R, E> {
     result.unwrap_or_else(|e| panic!("invalid contract: {e}"))
 }

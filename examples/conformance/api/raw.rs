@@ -5,8 +5,8 @@ use hmac::{Hmac, Mac};
 use pactum::schemars::{self, JsonSchema};
 use pactum::validator::Validate;
 use pactum::{
-    handler, middleware, route, AnyHandler, Ctx, Endpoint, HttpError, Middleware, NoBody, NoParams,
-    NoQuery,
+    handler, handler::AnyHandler, middleware, middleware::Middleware, route, Ctx, Endpoint,
+    HttpError, NoBody, NoParams, NoQuery,
 };
 use serde::{Deserialize, Serialize};
 use sha2::Sha256;

@@ -2,7 +2,9 @@
 
 use pactum::schemars::{self, JsonSchema};
 use pactum::validator::Validate;
-use pactum::{handler, route, AnyHandler, Ctx, Endpoint, NoBody, NoParams, Text};
+use pactum::{
+    contract::Text, handler, handler::AnyHandler, route, Ctx, Endpoint, NoBody, NoParams,
+};
 use serde::{Deserialize, Serialize};
 
 use super::built;

@@ -5,7 +5,7 @@
 use std::fmt;
 
 use pactum::schemars::{self, JsonSchema};
-use pactum::{handler, route, AnyHandler, Ctx, Endpoint, NoBody, NoQuery};
+use pactum::{handler, handler::AnyHandler, route, Ctx, Endpoint, NoBody, NoQuery};
 use serde::{Deserialize, Serialize};
 
 use super::{built, User, UserPath};

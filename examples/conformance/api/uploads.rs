@@ -3,7 +3,10 @@
 
 use pactum::schemars::{self, JsonSchema};
 use pactum::validator::Validate;
-use pactum::{handler, route, AnyHandler, Ctx, Endpoint, FilePart, Multipart, NoParams, NoQuery};
+use pactum::{
+    handler, handler::AnyHandler, route, upload::FilePart, upload::Multipart, Ctx, Endpoint,
+    NoParams, NoQuery,
+};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 

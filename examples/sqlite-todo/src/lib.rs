@@ -35,7 +35,7 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use pactum::{bind, AnyHandler, Ctx, HttpError, NoContent, NoParams, NoQuery, ServerOptions};
+use pactum::{bind, handler::AnyHandler, Ctx, HttpError, contract::NoContent, NoParams, NoQuery, ServerOptions};
 use sqlx::migrate::{MigrateError, Migrator};
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions};
 
@@ -94,7 +94,7 @@ pub enum StartError {
     /// A migration failed, or the database has migrations this build does not know.
     Migrate(MigrateError),
     /// The server could not start (the address is taken, …).
-    Serve(pactum::ServeError),
+    Serve(pactum::server::ServeError),
 }
 
 impl fmt::Display for StartError {
@@ -159,7 +159,7 @@ pub async fn connect(db: &Database) -> Result<SqlitePool, StartError> {
 /// A running todo server and its database.
 #[derive(Debug)]
 pub struct TodoServer {
-    server: pactum::Server,
+    server: pactum::server::Server,
     pool: SqlitePool,
 }
 
@@ -197,7 +197,7 @@ impl TodoServer {
 
     /// Waits for SIGTERM or SIGINT (Ctrl-C), then [`shutdown`](Self::shutdown)s.
     pub async fn shutdown_on_signal(self) -> bool {
-        pactum::shutdown_signal().await;
+        pactum::server::shutdown_signal().await;
         tracing::info!("signal received, shutting down");
         self.shutdown().await
     }

@@ -70,7 +70,7 @@ impl<T: JsonSchema> JsonSchema for Events<T> {
         format!("Events_{}", T::schema_name()).into()
     }
     fn schema_id() -> Cow<'static, str> {
-        format!("pactum::Events<{}>", T::schema_id()).into()
+        format!("pactum::sse::Events<{}>", T::schema_id()).into()
     }
     fn json_schema(generator: &mut SchemaGenerator) -> Schema {
         generator.subschema_for::<T>()
@@ -82,7 +82,7 @@ impl JsonSchema for PathSegment {
         Cow::Borrowed("PathSegment")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed("pactum::PathSegment")
+        Cow::Borrowed("pactum::error::PathSegment")
     }
     fn json_schema(_: &mut SchemaGenerator) -> Schema {
         json_schema!({
@@ -100,7 +100,7 @@ impl JsonSchema for Detail {
         Cow::Borrowed("Detail")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed("pactum::Detail")
+        Cow::Borrowed("pactum::error::Detail")
     }
     fn json_schema(generator: &mut SchemaGenerator) -> Schema {
         let segment = generator.subschema_for::<PathSegment>();
@@ -128,7 +128,7 @@ impl JsonSchema for ErrorBody {
         Cow::Borrowed("ErrorBody")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed("pactum::ErrorBody")
+        Cow::Borrowed("pactum::error::ErrorBody")
     }
     fn json_schema(generator: &mut SchemaGenerator) -> Schema {
         let detail = generator.subschema_for::<Detail>();

@@ -6,7 +6,7 @@ use serde_json::json;
 
 use super::doc;
 use crate::openapi::OpenApi;
-use crate::{route, Binary, Endpoint, Redirect, Text};
+use crate::{contract::Binary, contract::Redirect, contract::Text, route, Endpoint};
 
 #[test]
 fn text_bytes_and_redirects_have_their_media_types() {
@@ -73,7 +73,7 @@ fn a_stream_of_events_gives_each_event_s_schema() {
         n: u32,
     }
     let ticks = Endpoint::get(route::static_path("/ticks"))
-        .response::<crate::Events<Tick>>()
+        .response::<crate::sse::Events<Tick>>()
         .build()
         .unwrap();
     let doc = doc(OpenApi::new("t", "1").endpoint(&ticks));

@@ -11,7 +11,7 @@ use validator::Validate;
 
 use super::doc;
 use crate::openapi::OpenApi;
-use crate::{route, Endpoint, ErrorAnswer};
+use crate::{error::ErrorAnswer, route, Endpoint};
 
 #[derive(Serialize, Deserialize, Validate, JsonSchema)]
 struct ItemPath {

@@ -8,7 +8,7 @@ use validator::Validate;
 use super::doc;
 use crate::openapi::schema::to_openapi3;
 use crate::openapi::{OpenApi, OpenApiVersion};
-use crate::{route, Endpoint, Events};
+use crate::{route, sse::Events, Endpoint};
 
 fn converted(mut schema: Value) -> Value {
     to_openapi3(&mut schema);

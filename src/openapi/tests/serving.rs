@@ -6,7 +6,9 @@ use validator::Validate;
 
 use super::FilePath;
 use crate::openapi::{Document, OpenApi};
-use crate::{handler, route, Ctx, Endpoint, NoBody, NoContent, NoParams, NoQuery, Pipeline};
+use crate::{
+    contract::NoContent, handler, route, Ctx, Endpoint, NoBody, NoParams, NoQuery, Pipeline,
+};
 
 #[test]
 fn markers_have_schemas() {
@@ -50,7 +52,7 @@ async fn registered_handlers_are_documented_and_the_document_is_served() {
     let response = pipeline
         .handle(
             http::Request::get("/openapi.json")
-                .body(crate::Body::empty())
+                .body(crate::pipeline::Body::empty())
                 .unwrap(),
         )
         .await;
@@ -84,7 +86,7 @@ async fn types_without_a_schema_still_serve() {
     let pipeline = Pipeline::new(vec![h.into()]).unwrap();
     let request = http::Request::post("/echo")
         .header("content-type", "application/json")
-        .body(crate::Body::from(r#"{"value":7}"#))
+        .body(crate::pipeline::Body::from(r#"{"value":7}"#))
         .unwrap();
     let response = pipeline.handle(request).await;
     assert_eq!(response.status(), 201);

@@ -8,7 +8,7 @@ use validator::Validate;
 
 use super::doc;
 use crate::openapi::OpenApi;
-use crate::{route, ByteStream, Endpoint, FilePart, Multipart};
+use crate::{route, upload::ByteStream, upload::FilePart, upload::Multipart, Endpoint};
 
 #[derive(Serialize, Deserialize, Validate, JsonSchema)]
 struct Upload {

@@ -8,7 +8,7 @@ use crate::upload::file::FILE_PART;
 use crate::upload::Part;
 
 /// A field named `name`: a text part per scalar, one per item of a list, none for `None`, a
-/// file part for a [`FilePart`](crate::FilePart).
+/// file part for a [`FilePart`](crate::upload::FilePart).
 pub(super) struct Field<'a> {
     name: &'a str,
     parts: &'a mut Vec<Part>,
@@ -204,7 +204,7 @@ impl ser::SerializeTupleStruct for List<'_> {
     }
 }
 
-/// A [`FilePart`](crate::FilePart): its name, content type and bytes, gathered into one part.
+/// A [`FilePart`](crate::upload::FilePart): its name, content type and bytes, gathered into one part.
 pub(super) struct File<'a> {
     field: Field<'a>,
     file: Part,

@@ -3,7 +3,8 @@
 
 use pactum::http::{HeaderValue, StatusCode};
 use pactum::{
-    handler, route, Binary, Ctx, Endpoint, HttpError, NoParams, Pipeline, Redirect, Text,
+    contract::Binary, contract::Redirect, contract::Text, handler, route, Ctx, Endpoint, HttpError,
+    NoParams, Pipeline,
 };
 use pactum_client::Client;
 use serde::{Deserialize, Serialize};
@@ -45,7 +46,7 @@ fn gone() -> Endpoint<NoParams, pactum::NoQuery, pactum::NoBody, Text> {
         .unwrap()
 }
 
-fn handlers() -> Vec<pactum::AnyHandler> {
+fn handlers() -> Vec<pactum::handler::AnyHandler> {
     vec![
         handler(hello(), |ctx: Ctx<NoParams, Hello>| async move {
             let name = ctx.query.name.as_deref().unwrap_or("world");

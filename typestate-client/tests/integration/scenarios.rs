@@ -3,7 +3,7 @@
 
 use pactum::http::header::LOCATION;
 use pactum::http::StatusCode;
-use pactum::{Detail, PathSegment};
+use pactum::{error::Detail, error::PathSegment};
 use pactum_client::{Client, Part};
 
 use crate::support::contracts::*;
@@ -74,7 +74,7 @@ pub(crate) async fn every_method(client: &Client) {
         .await
         .unwrap();
     assert_eq!(deleted.status(), StatusCode::NO_CONTENT);
-    assert_eq!(deleted.into_value(), pactum::NoContent);
+    assert_eq!(deleted.into_value(), pactum::contract::NoContent);
 }
 
 pub(crate) async fn params_are_encoded_per_segment(client: &Client) {

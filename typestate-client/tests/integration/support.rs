@@ -6,8 +6,8 @@ use std::time::Duration;
 use pactum::http::header::{HeaderValue, LOCATION};
 use pactum::http::StatusCode;
 use pactum::{
-    handler, middleware, route, AnyHandler, Ctx, Endpoint, HttpError, NoBody, NoContent, NoParams,
-    NoQuery, Pipeline,
+    contract::NoContent, handler, handler::AnyHandler, middleware, route, Ctx, Endpoint, HttpError,
+    NoBody, NoParams, NoQuery, Pipeline,
 };
 use serde::{Deserialize, Serialize};
 use validator::Validate;
@@ -404,7 +404,7 @@ pub(crate) fn pipeline() -> Pipeline {
 }
 
 /// A native server on `127.0.0.1:0` serving [`handlers`].
-pub(crate) async fn server() -> pactum::Server {
+pub(crate) async fn server() -> pactum::server::Server {
     pactum::serve(
         handlers(),
         pactum::ServerOptions::new().port(0).hostname("127.0.0.1"),
@@ -413,6 +413,6 @@ pub(crate) async fn server() -> pactum::Server {
     .unwrap()
 }
 
-pub(crate) fn base_url(server: &pactum::Server, prefix: &str) -> String {
+pub(crate) fn base_url(server: &pactum::server::Server, prefix: &str) -> String {
     format!("http://{}{prefix}", server.local_addr())
 }

@@ -31,8 +31,8 @@ pub(crate) fn ca() -> (String, String, String) {
     (ca.pem(), leaf.pem(), leaf_key.serialize_pem())
 }
 
-async fn https_server(leaf: &str, key: &str) -> pactum::Server {
-    let tls = pactum::TlsConfig::from_pem(leaf.as_bytes(), key.as_bytes()).unwrap();
+async fn https_server(leaf: &str, key: &str) -> pactum::server::Server {
+    let tls = pactum::server::TlsConfig::from_pem(leaf.as_bytes(), key.as_bytes()).unwrap();
     pactum::serve(
         handlers(),
         pactum::ServerOptions::new()

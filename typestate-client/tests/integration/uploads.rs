@@ -2,7 +2,8 @@
 //! optional field, files) and a byte stream — in-process and over a socket, the same bytes.
 
 use pactum::{
-    handler, route, ByteStream, Ctx, Endpoint, FilePart, Multipart, NoParams, NoQuery, Pipeline,
+    handler, route, upload::ByteStream, upload::FilePart, upload::Multipart, Ctx, Endpoint,
+    NoParams, NoQuery, Pipeline,
 };
 use pactum_client::{Client, Part};
 use serde::{Deserialize, Serialize};
@@ -48,7 +49,7 @@ fn blob() -> Endpoint<NoParams, NoQuery, ByteStream, Seen> {
         .unwrap()
 }
 
-fn handlers() -> Vec<pactum::AnyHandler> {
+fn handlers() -> Vec<pactum::handler::AnyHandler> {
     vec![
         handler(
             album(),
@@ -163,7 +164,7 @@ async fn every_upload(client: &Client) {
     // A stream not made from bytes cannot be sent: nothing goes out.
     let error = client
         .call(&blob())
-        .body(ByteStream::new(pactum::Body::from("x")))
+        .body(ByteStream::new(pactum::pipeline::Body::from("x")))
         .send()
         .await
         .unwrap_err();

@@ -8,7 +8,7 @@ use crate::scenarios;
 use crate::support::contracts::*;
 use crate::support::*;
 
-async fn warp_server() -> pactum::Server {
+async fn warp_server() -> pactum::server::Server {
     let api = warp::path("api").and(pactum_warp::filter(handlers()).unwrap());
     pactum_warp::serve(
         api,

@@ -24,7 +24,7 @@ fn app() -> impl Filter<Extract = (impl warp::Reply,), Error = std::convert::Inf
 enum Running {
     Warp(TestServer),
     #[cfg(feature = "server")]
-    Pactum(pactum::Server),
+    Pactum(pactum::server::Server),
 }
 
 impl Running {

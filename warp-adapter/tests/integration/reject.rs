@@ -13,7 +13,7 @@ use warp::{Filter, Rejection};
 use crate::support::{self, client, raw, spawn};
 
 fn rejecting(
-    handlers: Vec<pactum::AnyHandler>,
+    handlers: Vec<pactum::handler::AnyHandler>,
 ) -> impl Filter<Extract = (Response,), Error = Rejection> + Clone {
     pactum_warp::Options::new()
         .reject_errors(true)

@@ -3,7 +3,9 @@
 use std::net::SocketAddr;
 use std::time::Duration;
 
-use pactum::{handler, middleware, route, AnyHandler, Ctx, Endpoint, HttpError, NoBody, NoParams};
+use pactum::{
+    handler, handler::AnyHandler, middleware, route, Ctx, Endpoint, HttpError, NoBody, NoParams,
+};
 use serde::{Deserialize, Serialize};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
