@@ -154,3 +154,8 @@ pub use http;
 pub use schemars;
 #[doc(no_inline)]
 pub use validator;
+
+/// The README's examples, compiled as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;
