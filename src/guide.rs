@@ -1,26 +1,25 @@
-//! The user guide: pactum from the first contract to a deployed server, one chapter a page.
+//! Read the chapters in order: each builds on the ones before it. Every example in them is
+//! compiled, and most are run, as a test of this crate.
 //!
-//! Read the chapters in order; each builds on the ones before it, and every example in them
-//! is compiled (and most are run) as a test of this crate.
-//!
-//! 1. [`contracts`]: an operation described once, as data — route, params, query, body,
-//!    response (JSON, text, bytes, a redirect), and the mistakes the compiler catches.
-//! 2. [`handlers`]: the function that answers a contract, application state with
-//!    [`bind`](crate::handler::bind), and authentication.
-//! 3. [`errors`]: error answers — [`HttpError`](crate::error::HttpError), typed errors a
-//!    contract declares, and what a 500 says.
-//! 4. [`queries_and_bodies`]: how params, query strings and JSON bodies are read and
-//!    validated, every problem reported at its path.
-//! 5. [`sse`]: server-sent events, a stream of typed events.
-//! 6. [`uploads`]: `multipart/form-data` forms, bodies read as they arrive, and the raw bytes
-//!    of a body.
-//! 7. [`server`]: the native server, its hardened defaults, TLS, HTTP/2 and graceful
-//!    shutdown.
-//! 8. [`load_balancer`]: running behind a proxy — trusted proxies, the client's IP, request
-//!    ids, deploys that lose no request.
-//! 9. [`warp`]: serving the same handlers as a warp filter.
-//! 10. [`client`]: the typed client, and the in-process client for tests.
-//! 11. [`openapi`]: the OpenAPI document and its docs page.
+//! 1. [`contracts`](crate::guide::contracts): an operation described once, as data — route,
+//!    params, query, body, response (JSON, text, bytes, a redirect), and the mistakes the
+//!    compiler catches.
+//! 2. [`handlers`](crate::guide::handlers): the function that answers a contract, application
+//!    state with [`bind`](crate::handler::bind), and authentication.
+//! 3. [`errors`](crate::guide::errors): error answers — [`HttpError`](crate::error::HttpError),
+//!    typed errors a contract declares, and what a 500 says.
+//! 4. [`queries_and_bodies`](crate::guide::queries_and_bodies): how params, query strings and
+//!    JSON bodies are read and validated, every problem reported at its path.
+//! 5. [`sse`](crate::guide::sse): server-sent events, a stream of typed events.
+//! 6. [`uploads`](crate::guide::uploads): `multipart/form-data` forms, bodies read as they
+//!    arrive, and the raw bytes of a body.
+//! 7. [`server`](crate::guide::server): the native server, its hardened defaults, TLS, HTTP/2
+//!    and graceful shutdown.
+//! 8. [`load_balancer`](crate::guide::load_balancer): running behind a proxy — trusted proxies,
+//!    the client's IP, request ids, deploys that lose no request.
+//! 9. [`warp`](crate::guide::warp): serving the same handlers as a warp filter.
+//! 10. [`client`](crate::guide::client): the typed client, and the in-process client for tests.
+//! 11. [`openapi`](crate::guide::openapi): the OpenAPI document and its docs page.
 //!
 //! The guide holds no API of its own: its modules are empty pages.
 
