@@ -54,6 +54,10 @@ pub mod server;
 #[cfg_attr(docsrs, doc(cfg(feature = "openapi")))]
 pub mod openapi;
 
+/// The user guide, one chapter a page: from the first contract to a server behind a load
+/// balancer.
+pub mod guide;
+
 // The root: what the quickstart uses. Everything else is in the modules above.
 pub use contract::{Endpoint, NoBody, NoParams, NoQuery, Security};
 pub use error::{Error, HttpError};
