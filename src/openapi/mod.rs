@@ -17,7 +17,7 @@ use schemars::{JsonSchema, Schema, SchemaGenerator};
 pub use collector::OpenApi;
 #[cfg(feature = "docs-page")]
 #[cfg_attr(docsrs, doc(cfg(feature = "docs-page")))]
-pub use docs_page::{docs_endpoint, docs_handler, docs_html};
+pub use docs_page::DocsPage;
 pub use document::Document;
 pub use operation::Operation;
 pub use version::OpenApiVersion;

@@ -3,6 +3,8 @@
 
 mod answers;
 mod declared_errors;
+#[cfg(feature = "docs-page")]
+mod docs_page;
 mod openapi3;
 mod operations;
 mod security;
