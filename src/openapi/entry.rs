@@ -105,6 +105,9 @@ impl Entry {
         let has_input = self.params.is_some() || self.query.is_some() || self.body.is_some();
         let has_params = self.spec.route.param_names().next().is_some();
         let has_body = self.body.is_some();
+        // Only what this operation can meet: the body's errors only where there is a body,
+        // and a 400 that names its body's kind (`pipeline_errors.rs`).
+        let body_media = has_body.then_some(self.body_media);
         for (status, applies) in [
             (400, has_input),
             (404, has_params),
@@ -113,7 +116,8 @@ impl Entry {
             (415, has_body && self.body_media != OCTET_STREAM),
             (500, true),
         ] {
-            if let (true, Some((reference, description))) = (applies, standard_ref(status)) {
+            let standard = standard_ref(status, body_media);
+            if let (true, Some((reference, description))) = (applies, standard) {
                 answers.insert(status.to_string(), (reference, Some(description)));
             }
         }

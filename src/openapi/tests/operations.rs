@@ -137,9 +137,10 @@ fn params_query_body_and_response() {
     );
     let statuses: Vec<&String> = op["responses"].as_object().unwrap().keys().collect();
     assert_eq!(statuses, ["200", "400", "404", "413", "415", "500"]);
+    // With a JSON body, the 400 names the body's errors too.
     assert_eq!(
         op["responses"]["400"]["$ref"],
-        "#/components/responses/ValidationFailed"
+        "#/components/responses/InvalidJsonBody"
     );
 }
 
