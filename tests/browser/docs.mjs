@@ -158,10 +158,17 @@ try {
     'Try it out on GET /health shows its body {"status":"ok"}',
     body.replace(/\s+/g, " ").slice(0, 80),
   );
-  await health.scrollIntoViewIfNeeded();
 
+  // The whole page, and two readable parts: the top, and GET /health with its live answer.
   await page.screenshot({ path: screenshot, fullPage: true });
-  console.log(`screenshot: ${screenshot}`);
+  const part = (name) => screenshot.replace(/\.png$/, `-${name}.png`);
+  await page.screenshot({
+    path: part("top"),
+    fullPage: true,
+    clip: { x: 0, y: 0, width: 1280, height: 1400 },
+  });
+  await health.screenshot({ path: part("health") });
+  console.log(`screenshots: ${screenshot}, ${part("top")}, ${part("health")}`);
 
   check(violations.length === 0, "no Content-Security-Policy violation", violations.join("; "));
 } catch (e) {

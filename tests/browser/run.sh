@@ -10,7 +10,8 @@
 # page's title is the API's, that GET /events and POST /uploads show their media types, that
 # "Try it out" then "Execute" on GET /health shows the server's live answer (200,
 # {"status":"ok"}), and that the page breaks no `script-src 'self'` policy. Screenshots:
-# target/browser/docs.png (native), target/browser/warp/docs.png. The fixture is always
+# target/browser/docs.png (native, the whole page; docs-top.png and docs-health.png, two
+# readable parts), and the same under target/browser/ADAPTER/. The fixture is always
 # stopped; the exit status is non-zero when anything failed.
 #
 # It installs what it needs: Debian's chromium (apt-get, only when /usr/bin/chromium is
@@ -94,7 +95,9 @@ for adapter in "${ADAPTERS[@]}"; do
         FAILED+=("$adapter (exit $status; target/browser/$adapter/browser.log, server log $dir/server.log)")
     fi
 done
-[ ! -f "$OUT/native/docs.png" ] || cp "$OUT/native/docs.png" "$OUT/docs.png"
+for shot in docs docs-top docs-health; do
+    [ ! -f "$OUT/native/$shot.png" ] || cp "$OUT/native/$shot.png" "$OUT/$shot.png"
+done
 
 echo
 if [ ${#FAILED[@]} -gt 0 ]; then
