@@ -72,7 +72,9 @@ cfg_pipeline! {
 /// names of ASCII letters, digits and `_`, no repeated name, a catch-all `*name` last only),
 /// and a malformed route does not compile. Its kind follows from its segments: no params
 /// gives a [`route::Static`], `:name` segments a [`route::Pattern`], a final `*name` a
-/// [`route::Dynamic`].
+/// [`route::Dynamic`]. A param may also be written `{name}` and a catch-all `{*name}`, as in
+/// axum 0.8 and OpenAPI: `route!("/users/{id}")` is `route!("/users/:id")`; a brace that is
+/// not a whole segment (`/users/{id}.json`) does not compile.
 ///
 /// A route with params carries its names in its type: `.params::<T>()` then needs a `T` that
 /// derives [`Params`], and compares the two while compiling. A mismatch does not build:

@@ -55,18 +55,32 @@ fn parse(path: &str) -> Result<(Kind, Vec<String>), String> {
     let mut has_params = false;
     let mut has_catch_all = false;
     for (index, piece) in pieces.iter().enumerate() {
-        let name = if let Some(name) = piece.strip_prefix(':') {
-            has_params = true;
-            name
-        } else if let Some(name) = piece.strip_prefix('*') {
+        // `{name}` and `{*name}` (axum 0.8's and OpenAPI's spelling) mean `:name` and `*name`.
+        let braced = piece
+            .strip_prefix('{')
+            .and_then(|inner| inner.strip_suffix('}'));
+        if braced.is_none() && piece.contains(['{', '}']) {
+            return Err("a param in braces is a whole segment: `{name}` or `{*name}`".to_owned());
+        }
+        let (name, catch_all) = match braced {
+            Some(inner) => match inner.strip_prefix('*') {
+                Some(name) => (name, true),
+                None => (inner, false),
+            },
+            None => match (piece.strip_prefix(':'), piece.strip_prefix('*')) {
+                (Some(name), _) => (name, false),
+                (None, Some(name)) => (name, true),
+                (None, None) => continue,
+            },
+        };
+        if catch_all {
             if index + 1 != pieces.len() {
                 return Err("a catch-all `*name` must be the last segment".to_owned());
             }
             has_catch_all = true;
-            name
         } else {
-            continue;
-        };
+            has_params = true;
+        }
         if name.is_empty() || !name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
             return Err("a param name must be non-empty ASCII letters, digits or `_`".to_owned());
         }

@@ -37,13 +37,40 @@ pub use literal::{ParamNames, RouteLiteral, Runtime};
 
 /// One segment of a route template.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Segment {
     /// A fixed segment.
     Literal(String),
-    /// `:name`.
+    /// `:name` (or `{name}`).
     Param(String),
-    /// `*name`, the last segment of a dynamic route.
+    /// `*name` (or `{*name}`), the last segment of a dynamic route.
     CatchAll(String),
+}
+
+impl Segment {
+    /// One segment as written: `:name` or `{name}` a param, `*name` or `{*name}` a catch-all
+    /// (pactum's spelling, and axum 0.8's and OpenAPI's), anything else fixed text. A brace
+    /// anywhere else is refused rather than read as text: `/users/{id}.json` would otherwise
+    /// be a fixed route that never matches what its writer meant.
+    fn parse(piece: &str) -> Result<Self, &'static str> {
+        let braced = piece
+            .strip_prefix('{')
+            .and_then(|inner| inner.strip_suffix('}'));
+        Ok(match braced {
+            Some(inner) => match inner.strip_prefix('*') {
+                Some(name) => Self::CatchAll(name.to_owned()),
+                None => Self::Param(inner.to_owned()),
+            },
+            None if piece.contains(['{', '}']) => {
+                return Err("a param in braces is a whole segment: `{name}` or `{*name}`")
+            }
+            None => match (piece.strip_prefix(':'), piece.strip_prefix('*')) {
+                (Some(name), _) => Self::Param(name.to_owned()),
+                (None, Some(name)) => Self::CatchAll(name.to_owned()),
+                (None, None) => Self::Literal(piece.to_owned()),
+            },
+        })
+    }
 }
 
 /// A parsed, checked route: its segments and the names of its params.
@@ -63,14 +90,25 @@ const SEGMENT: &AsciiSet = &NON_ALPHANUMERIC
     .remove(b'~');
 
 impl RouteTemplate {
-    /// Parses and checks `raw` as a route of `kind`.
+    /// Parses and checks `raw` as a route of `kind`. A param is written `:name` or `{name}`,
+    /// a catch-all `*name` or `{*name}`: both spellings make the same route.
+    ///
+    /// ```
+    /// use pactum::route::{RouteKind, RouteTemplate};
+    ///
+    /// let colon = RouteTemplate::parse("/users/:id".into(), RouteKind::Pattern)?;
+    /// let braces = RouteTemplate::parse("/users/{id}".into(), RouteKind::Pattern)?;
+    /// assert_eq!(colon.segments(), braces.segments());
+    /// assert!(RouteTemplate::parse("/users/{id}".into(), RouteKind::Static).is_err());
+    /// # Ok::<(), pactum::error::ConfigError>(())
+    /// ```
     ///
     /// # Errors
     ///
-    /// [`ConfigError::InvalidRoute`] when the path does not start with `/`, a name is empty,
-    /// not made of ASCII letters, digits and `_`, or repeated, a catch-all is not last, or the
-    /// params do not fit the kind (a static route with params, a pattern without any, a dynamic
-    /// route without a final catch-all).
+    /// [`ConfigError::InvalidRoute`] when the path does not start with `/`, a brace is not a
+    /// whole `{name}` segment, a name is empty, not made of ASCII letters, digits and `_`, or
+    /// repeated, a catch-all is not last, or the params do not fit the kind (a static route
+    /// with params, a pattern without any, a dynamic route without a final catch-all).
     pub fn parse(raw: Cow<'static, str>, kind: RouteKind) -> Result<Self, ConfigError> {
         let invalid = |reason: &str| ConfigError::InvalidRoute {
             route: raw.to_string(),
@@ -82,14 +120,7 @@ impl RouteTemplate {
         let mut segments = Vec::new();
         if !rest.is_empty() {
             for piece in rest.split('/') {
-                let segment = if let Some(name) = piece.strip_prefix(':') {
-                    Segment::Param(name.to_owned())
-                } else if let Some(name) = piece.strip_prefix('*') {
-                    Segment::CatchAll(name.to_owned())
-                } else {
-                    Segment::Literal(piece.to_owned())
-                };
-                segments.push(segment);
+                segments.push(Segment::parse(piece).map_err(invalid)?);
             }
         }
         let mut names: Vec<&str> = Vec::new();

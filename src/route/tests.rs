@@ -29,12 +29,32 @@ fn names_and_matcher_syntax() {
         parse("/", RouteKind::Static).unwrap().to_matcher_syntax(),
         "/"
     );
-    assert_eq!(
-        parse("/a{b}", RouteKind::Static)
-            .unwrap()
-            .to_matcher_syntax(),
-        "/a{{b}}"
-    );
+}
+
+#[test]
+fn braces_are_the_other_spelling_of_params() {
+    // `{id}` (axum 0.8, OpenAPI) and `:id` make the same route; `{*path}` and `*path` too.
+    for (braces, colon, kind) in [
+        ("/users/{id}", "/users/:id", RouteKind::Pattern),
+        ("/orgs/{org}/repos/:repo", "/orgs/:org/repos/:repo", RouteKind::Pattern),
+        ("/files/{*path}", "/files/*path", RouteKind::Dynamic),
+        ("/o/{org}/f/{*path}", "/o/:org/f/*path", RouteKind::Dynamic),
+    ] {
+        let (braces, colon) = (parse(braces, kind).unwrap(), parse(colon, kind).unwrap());
+        assert_eq!(braces.segments(), colon.segments());
+        assert_eq!(braces.to_matcher_syntax(), colon.to_matcher_syntax());
+    }
+    // Never a silent static route: a braced param needs a pattern route, and a brace that is
+    // not a whole segment is refused, with a reason that shows the spelling.
+    assert!(parse("/users/{id}", RouteKind::Static).is_err());
+    assert!(parse("/files/{*path}", RouteKind::Pattern).is_err());
+    assert!(parse("/files/{*path}/x", RouteKind::Dynamic).is_err());
+    for bad in ["/a{b}", "/users/{id}.json", "/users/{id", "/users/id}", "/{}", "/{a-b}"] {
+        let err = parse(bad, RouteKind::Pattern).unwrap_err().to_string();
+        assert!(err.contains("segment") || err.contains("name"), "{bad}: {err}");
+    }
+    let err = parse("/users/{id}.json", RouteKind::Static).unwrap_err().to_string();
+    assert!(err.contains("`{name}`"), "{err}");
 }
 
 #[test]

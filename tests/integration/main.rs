@@ -24,6 +24,7 @@ mod mutations;
 mod pipeline_settings;
 mod raw;
 mod robustness;
+mod route_spellings;
 mod security;
 mod service;
 mod settings;

@@ -126,9 +126,10 @@ pub(crate) fn path<P: Slot, Q, B, R, E>(
     let mut details = Vec::new();
     for segment in route.segments() {
         let (name, catch_all) = match segment {
-            Segment::Literal(_) => continue,
             Segment::Param(name) => (name, false),
             Segment::CatchAll(name) => (name, true),
+            // Fixed text, or a kind of segment a later pactum adds (`Segment` may grow).
+            _ => continue,
         };
         let Some(serde_json::Value::String(text)) = value.get(name.as_str()) else {
             continue; // numbers and bools are fine; other shapes are reported by `path_for`

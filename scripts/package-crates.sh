@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Packages the four crates as crates.io would receive them, builds each from its packaged
+# sources against the others' (`cargo package --workspace` verifies them together), checks that
+# each ships only what a user needs, and prints each package's file count and size.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+cargo package --workspace "$@"
+
+# What a package may hold: sources (with the guide's chapters and the docs page's assets), the
+# manifest, the lock file, README, CHANGELOG and licences. No CI, scripts, toolchain file,
+# tests, benchmarks, fixtures of other languages, patches or fuzz corpora.
+allowed='^[^/]+/(src/.*|Cargo\.toml|Cargo\.toml\.orig|Cargo\.lock|README\.md|CHANGELOG\.md|LICENSE-APACHE|LICENSE-MIT|\.cargo_vcs_info\.json)$'
+version=$(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -1)
+status=0
+printf '%-28s %6s %10s %12s\n' package files bytes unpacked
+for name in pactum-macros pactum pactum-client pactum-warp; do
+    crate="target/package/$name-$version.crate"
+    files=$(tar tzf "$crate" | grep -v '/$')
+    if stray=$(grep -Ev "$allowed" <<<"$files"); then
+        printf '%s ships what a user does not need:\n%s\n' "$name" "$stray" >&2
+        status=1
+    fi
+    for required in README.md CHANGELOG.md LICENSE-APACHE LICENSE-MIT; do
+        grep -qx "$name-$version/$required" <<<"$files" || {
+            printf '%s lacks %s\n' "$name" "$required" >&2
+            status=1
+        }
+    done
+    unpacked=$(tar xzOf "$crate" | wc -c)
+    printf '%-28s %6d %10d %12d\n' "$name-$version.crate" "$(wc -l <<<"$files")" \
+        "$(stat -c %s "$crate")" "$unpacked"
+done
+exit "$status"
