@@ -40,6 +40,12 @@ pub(crate) fn strip_null(schema: &mut Value) {
 /// The bounds of the integer formats schemars writes. schemars gives `u32`, `u64`, `usize`,
 /// `i32`, `i64` and `isize` no `maximum` (and the signed ones no `minimum`), so a generated
 /// request could hold a number serde refuses; with these the schema says what serde accepts.
+///
+/// The 64-bit bounds are written exactly (`u64::MAX` is `18446744073709551615`), though no
+/// JavaScript number holds them: a browser's `JSON.parse` rounds them to the nearest double,
+/// which Swagger UI shows as `18446744073709552000` beside `integer($uint64)`. They stay:
+/// the readers that generate requests (schemathesis, hypothesis, serde) read them exactly and
+/// would otherwise send numbers the server refuses, and no JSON number would display better.
 fn integer_bounds(format: &str) -> Option<(Value, Value)> {
     Some(match format {
         "int8" => (i8::MIN.into(), i8::MAX.into()),
