@@ -68,6 +68,10 @@ const ASSET_CACHE: &str = "public, max-age=31536000, immutable";
 /// `script-src 'self'` allows it); the document URL and the title are HTML-escaped into an
 /// attribute and the `<title>`, so neither can end an element or start a script.
 ///
+/// It replaces `docs_html`, `docs_endpoint` and `docs_handler`, which served Redoc's page
+/// with one handler and Redoc's script from a CDN: a page whose files come from the server
+/// needs a handler per file, so [`DocsPage::handlers`] says "handlers" and returns a `Vec`.
+///
 /// ```
 /// use pactum::openapi::OpenApi;
 /// use pactum::{pipeline::Body, Pipeline};
