@@ -26,9 +26,10 @@ mod text;
 pub mod upload;
 mod validation;
 
-/// Server-sent events: a [`contract::EndpointBuilder::events`] contract answers a stream of
-/// [`Event`]s (`text/event-stream`), with keep-alive comments every [`DEFAULT_KEEP_ALIVE`]
-/// unless the contract sets its own.
+/// Server-sent events: a contract whose response is [`Events<T>`](sse::Events)
+/// (`.response::<Events<Tick>>()`) answers a `text/event-stream` of [`Event`](sse::Event)s, with
+/// a keep-alive comment every [`DEFAULT_KEEP_ALIVE`](sse::DEFAULT_KEEP_ALIVE) unless the
+/// stream sets its own. The guide's [`sse`](guide::sse) chapter shows one end to end.
 pub mod sse {
     pub use crate::contract::events::{Event, EventSource, Events, RawEvent, DEFAULT_KEEP_ALIVE};
 }

@@ -202,7 +202,7 @@ impl Pipeline {
 
     /// [`Pipeline::dispatch`] for a request from `peer` ([`Ctx::peer_addr`](crate::Ctx::peer_addr)),
     /// when the adapter knows it: handed over as it is, without an extension to allocate.
-    /// With `None`, a [`PeerAddr`](crate::pipeline::PeerAddr) extension is looked for when asked.
+    /// With `None`, a [`PeerAddr`] extension is looked for when asked.
     ///
     /// # Errors
     ///
