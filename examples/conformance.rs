@@ -1,4 +1,4 @@
-//! The conformance fixture (the fixture table in the README): every behaviour of pactum behind one server, so any
+//! The conformance fixture (the fixture table in CONTRIBUTING.md): every behaviour of pactum behind one server, so any
 //! HTTP client can check the library from the outside. Both adapters serve the same contracts
 //! and must answer byte for byte the same.
 //!

@@ -22,17 +22,10 @@ mod introspect;
 mod json_shape;
 pub mod route;
 mod shape;
+pub mod sse;
 mod text;
 pub mod upload;
 mod validation;
-
-/// Server-sent events: a contract whose response is [`Events<T>`](sse::Events)
-/// (`.response::<Events<Tick>>()`) answers a `text/event-stream` of [`Event`](sse::Event)s, with
-/// a keep-alive comment every [`DEFAULT_KEEP_ALIVE`](sse::DEFAULT_KEEP_ALIVE) unless the
-/// stream sets its own. The guide's [`sse`](guide::sse) chapter shows one end to end.
-pub mod sse {
-    pub use crate::contract::events::{Event, EventSource, Events, RawEvent, DEFAULT_KEEP_ALIVE};
-}
 
 // The pipeline: routing, parsing, handlers, middleware, answers.
 cfg_pipeline! {

@@ -165,7 +165,7 @@ fn a_contract_crate_compiles_no_server() {
     let schema = schema.intersection(&contract).count();
     let server = crates_of("pactum", &[]);
     assert!(has(&server, "matchit") && has(&server, "hyper"));
-    // The figures the README and the crate docs quote, printed with `--nocapture`.
+    // The figures CONTRIBUTING.md quotes, printed with `--nocapture`.
     #[allow(clippy::print_stdout)]
     {
         println!(

@@ -1,4 +1,4 @@
-//! The body of an [`Events`](super::Events) answer: each event written as it comes, in the
+//! The body of an [`Events`](crate::sse::Events) answer: each event written as it comes, in the
 //! `text/event-stream` format, with keep-alive comments while the stream is silent.
 
 use std::io::Write;

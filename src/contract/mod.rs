@@ -28,7 +28,6 @@ pub use builder::EndpointBuilder;
 pub use security::{Security, SecurityScheme};
 pub use slot::{Format, NoBody, NoContent, NoParams, NoQuery, RawAnswer, Slot};
 
-pub(crate) use events::Events;
 pub(crate) use slot::{Declared, Presence};
 
 /// The typestate of a contract and its builder: which slots are declared. These names appear

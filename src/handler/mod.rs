@@ -197,7 +197,7 @@ impl<P: Slot, Q: Slot, B: Slot, R: Slot, E> Handler<P, Q, B, R, E> {
     ///
     /// The pipeline's 500 `Response validation failed`.
     #[doc(hidden)]
-    pub fn respond(&self, value: &R) -> Result<crate::pipeline::Response, Error> {
+    pub fn respond(&self, value: &R) -> Result<crate::response::Response, Error> {
         call::respond(
             self.endpoint.spec(),
             value,

@@ -36,7 +36,11 @@ fn braces_are_the_other_spelling_of_params() {
     // `{id}` (axum 0.8, OpenAPI) and `:id` make the same route; `{*path}` and `*path` too.
     for (braces, colon, kind) in [
         ("/users/{id}", "/users/:id", RouteKind::Pattern),
-        ("/orgs/{org}/repos/:repo", "/orgs/:org/repos/:repo", RouteKind::Pattern),
+        (
+            "/orgs/{org}/repos/:repo",
+            "/orgs/:org/repos/:repo",
+            RouteKind::Pattern,
+        ),
         ("/files/{*path}", "/files/*path", RouteKind::Dynamic),
         ("/o/{org}/f/{*path}", "/o/:org/f/*path", RouteKind::Dynamic),
     ] {
@@ -49,11 +53,23 @@ fn braces_are_the_other_spelling_of_params() {
     assert!(parse("/users/{id}", RouteKind::Static).is_err());
     assert!(parse("/files/{*path}", RouteKind::Pattern).is_err());
     assert!(parse("/files/{*path}/x", RouteKind::Dynamic).is_err());
-    for bad in ["/a{b}", "/users/{id}.json", "/users/{id", "/users/id}", "/{}", "/{a-b}"] {
+    for bad in [
+        "/a{b}",
+        "/users/{id}.json",
+        "/users/{id",
+        "/users/id}",
+        "/{}",
+        "/{a-b}",
+    ] {
         let err = parse(bad, RouteKind::Pattern).unwrap_err().to_string();
-        assert!(err.contains("segment") || err.contains("name"), "{bad}: {err}");
+        assert!(
+            err.contains("segment") || err.contains("name"),
+            "{bad}: {err}"
+        );
     }
-    let err = parse("/users/{id}.json", RouteKind::Static).unwrap_err().to_string();
+    let err = parse("/users/{id}.json", RouteKind::Static)
+        .unwrap_err()
+        .to_string();
     assert!(err.contains("`{name}`"), "{err}");
 }
 

@@ -3,7 +3,7 @@
 #
 #   - a TypeScript client generated from the fixture's own GET /openapi.json (openapi-typescript
 #     types + openapi-fetch), compiled with `tsc --strict`, run with node's built-in test runner
-#     (ts/*.test.ts: every operation of the fixture's rows 1-18 (README: The conformance fixture); probe/request-types.ts: what the
+#     (ts/*.test.ts: every operation of the fixture's rows 1-18 (CONTRIBUTING.md: The conformance fixture); probe/request-types.ts: what the
 #     generated types force on a client);
 #   - Python `requests` (requests_check.py): list filters with percent-encoded brackets, missing
 #     fields named by their path, catch-all segments that try to climb out.

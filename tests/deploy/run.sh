@@ -14,7 +14,7 @@
 #      4 connections: 2 `GET /health`, 2 `POST /echo` (DEPLOY_POST=0: all `GET /health`). nginx
 #      passes a GET to the other instance when the first fails, even after writing it, but
 #      never a POST once written: a POST lost on a keep-alive connection the server closed
-#      reaches the client as a 502 (README: Running behind a load balancer);
+#      reaches the client as a 502 (the guide: `pactum::guide::load_balancer`);
 #   3. meanwhile restarts instance 1, then 2, DEPLOY_ROUNDS times (default 2): SIGTERM, wait for
 #      the process to exit (status 0), start it again on the same port, wait until `GET /health`
 #      answers 200 on that port, then wait DEPLOY_GAP seconds (default 3, more than the

@@ -1,4 +1,4 @@
-//! Every row of the README's error table and the conformance fixture's contract, over real sockets.
+//! Every row of the guide's error table (`pactum::guide::errors`) and the conformance fixture's contract, over real sockets.
 //!
 //! Each case is an `async fn(&TestServer)`; `on_every_adapter!` runs them all against every
 //! adapter, so both adapters run the same bodies.

@@ -1,4 +1,4 @@
-//! Every row of the conformance fixture (README: The conformance fixture) driven with the typed client, against the conformance binary on
+//! Every row of the conformance fixture (CONTRIBUTING.md: The conformance fixture) driven with the typed client, against the conformance binary on
 //! both adapters: the contracts the server was built from are the ones the client calls.
 //! (Malformed JSON, wrong content types, pipelining, HEAD/OPTIONS/405, oversized bodies and
 //! stalled headers need a raw client: `behaviour.rs` and `fixture.rs`.)

@@ -305,7 +305,8 @@ async fn a_services_bare_answer_is_left_alone() {
 /// What cannot carry the body: over HTTP/2, a header list past `max_head_bytes` is refused by
 /// h2 itself, inside its stream state, before hyper or the service sees a request — a HEADERS
 /// frame with `:status 431` and END_STREAM, no content type, no body (h2 0.4
-/// `Streams::recv_headers`, `RecvHeaderBlockError::Oversize`). Pinned here; the README says so.
+/// `Streams::recv_headers`, `RecvHeaderBlockError::Oversize`). Pinned here;
+/// CONTRIBUTING.md ("How some things work") says so.
 #[tokio::test]
 async fn the_http2_431_has_no_body() {
     for app in [support::native().await, support::warp().await] {

@@ -43,23 +43,33 @@ fn handlers() -> Vec<AnyHandler> {
         .expect("a valid contract");
     vec![
         handler(braces, |ctx: Ctx<UserPath>| async move {
-            Ok(Found { id: format!("user {}", ctx.params.id) })
+            Ok(Found {
+                id: format!("user {}", ctx.params.id),
+            })
         })
         .into(),
         handler(colon, |ctx: Ctx<UserPath>| async move {
-            Ok(Found { id: format!("account {}", ctx.params.id) })
+            Ok(Found {
+                id: format!("account {}", ctx.params.id),
+            })
         })
         .into(),
         handler(tail, |ctx: Ctx<FilePath>| async move {
-            Ok(Found { id: format!("{}: {}", ctx.params.org, ctx.params.path) })
+            Ok(Found {
+                id: format!("{}: {}", ctx.params.org, ctx.params.path),
+            })
         })
         .into(),
     ]
 }
 
 async fn both_spellings_serve(app: &TestServer) {
-    app.get("/users/7").await.assert(200, json!({"id": "user 7"}));
-    app.get("/accounts/7").await.assert(200, json!({"id": "account 7"}));
+    app.get("/users/7")
+        .await
+        .assert(200, json!({"id": "user 7"}));
+    app.get("/accounts/7")
+        .await
+        .assert(200, json!({"id": "account 7"}));
     app.get("/orgs/acme/files/a/b.txt")
         .await
         .assert(200, json!({"id": "acme: a/b.txt"}));

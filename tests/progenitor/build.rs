@@ -27,7 +27,7 @@ fn main() {
     skipped.sort();
     assert_eq!(
         skipped, SKIPPED,
-        "the operations progenitor cannot read changed: update SKIPPED (and the README)"
+        "the operations progenitor cannot read changed: update SKIPPED (and CONTRIBUTING.md)"
     );
     let spec: openapiv3::OpenAPI = serde_json::from_value(doc)
         .unwrap_or_else(|e| panic!("{} is not an OpenAPI 3.0 document: {e}", path.display()));

@@ -125,7 +125,7 @@ mod declared;
 mod decode;
 mod error;
 mod part;
-mod state;
+pub mod state;
 #[cfg(feature = "rustls")]
 mod tls;
 mod transport;
@@ -136,10 +136,6 @@ pub use call::Call;
 pub use client::{Client, DEFAULT_TIMEOUT};
 pub use decode::Response;
 pub use error::{Error, Part};
-pub use state::{
-    BodyNotGiven, BodyReady, HasBody, HasParams, HasQuery, ParamsNotGiven, ParamsReady, Provided,
-    QueryNotGiven, QueryReady,
-};
 pub use url::IntoBaseUrl;
 
 #[doc(no_inline)]

@@ -1,5 +1,7 @@
-//! The states of a [`Call`](crate::Call)'s parts, and the bounds its methods put on them: each
-//! bound's `#[diagnostic::on_unimplemented]` message names the fix when a call is misused.
+//! The typestate of a [`Call`](crate::Call): the states of its parts, and the bounds its
+//! methods put on them. Each bound's `#[diagnostic::on_unimplemented]` message names the fix
+//! when a call is misused; these names show in types and compiler messages, and code rarely
+//! writes them.
 
 use pactum::{contract::state::Absent, contract::state::Declared};
 

@@ -1,4 +1,4 @@
-//! Handlers over an in-memory store: every row of the conformance fixture (README: The conformance fixture).
+//! Handlers over an in-memory store: every row of the conformance fixture (CONTRIBUTING.md: The conformance fixture).
 
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex, PoisonError};

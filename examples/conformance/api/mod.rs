@@ -1,4 +1,4 @@
-//! The conformance API (the fixture table in the README): its types, contracts and handlers, shared by
+//! The conformance API (the fixture table in CONTRIBUTING.md): its types, contracts and handlers, shared by
 //! `examples/conformance.rs`, the end-to-end tests of both adapters, and the typed client.
 //!
 //! By concern: the users resource (`users`), the routes behind middleware and the middleware

@@ -26,7 +26,7 @@ pub fn openapi() -> OpenApi {
                         than `secret-token`; the body is not read.";
     OpenApi::new("pactum conformance fixture", env!("CARGO_PKG_VERSION"))
         .description(
-            "Every behaviour of pactum behind one server (the fixture table in the README). Users live in memory; \
+            "Every behaviour of pactum behind one server (the fixture table in CONTRIBUTING.md). Users live in memory; \
              `/errors/*` fail on purpose.",
         )
         .tag("users", "A CRUD resource with a paged, filtered list")

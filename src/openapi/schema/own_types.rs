@@ -4,8 +4,9 @@ use std::borrow::Cow;
 
 use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
 
-use crate::contract::{Binary, Events, NoBody, NoContent, NoParams, NoQuery, Redirect, Text};
+use crate::contract::{Binary, NoBody, NoContent, NoParams, NoQuery, Redirect, Text};
 use crate::error::{Detail, ErrorBody, PathSegment};
+use crate::sse::Events;
 
 macro_rules! marker_schema {
     ($($name:ident),*) => {$(
