@@ -25,14 +25,9 @@ HERE=$ROOT/tests/browser
 OUT=$ROOT/target/browser
 NODE_DIR=$OUT/node
 CHROMIUM=${CHROMIUM:-/usr/bin/chromium}
-ADAPTERS=("$@")
-[ ${#ADAPTERS[@]} -gt 0 ] || ADAPTERS=(native warp)
-for adapter in "${ADAPTERS[@]}"; do
-    case $adapter in
-        native | warp) ;;
-        *) echo "unknown adapter '$adapter' (native|warp)" >&2 && exit 2 ;;
-    esac
-done
+# shellcheck source=../support/adapters.sh
+. "$ROOT/tests/support/adapters.sh"
+adapters_from_args "$@"
 
 say() { printf '\n--> %s\n' "$*"; }
 

@@ -27,14 +27,9 @@ HERE=$ROOT/tests/clients
 OUT=$ROOT/target/clients
 NODE_DIR=$OUT/node
 VENV=$OUT/venv
-ADAPTERS=("$@")
-[ ${#ADAPTERS[@]} -gt 0 ] || ADAPTERS=(native warp)
-for adapter in "${ADAPTERS[@]}"; do
-    case $adapter in
-        native | warp) ;;
-        *) echo "unknown adapter '$adapter' (native|warp)" >&2 && exit 2 ;;
-    esac
-done
+# shellcheck source=../support/adapters.sh
+. "$ROOT/tests/support/adapters.sh"
+adapters_from_args "$@"
 
 say() { printf '\n--> %s\n' "$*"; }
 

@@ -35,14 +35,9 @@ DURATION=${DEPLOY_SECONDS:-25}
 ROUNDS=${DEPLOY_ROUNDS:-2}
 GAP=${DEPLOY_GAP:-3}
 POST=${DEPLOY_POST:-1}
-ADAPTERS=("$@")
-[ ${#ADAPTERS[@]} -gt 0 ] || ADAPTERS=(native warp)
-for adapter in "${ADAPTERS[@]}"; do
-    case $adapter in
-        native | warp) ;;
-        *) echo "unknown adapter '$adapter' (native|warp)" >&2 && exit 2 ;;
-    esac
-done
+# shellcheck source=../support/adapters.sh
+. "$ROOT/tests/support/adapters.sh"
+adapters_from_args "$@"
 
 say() { printf '\n--> %s\n' "$*"; }
 

@@ -33,8 +33,9 @@ SEED=${SCHEMATHESIS_SEED:-20261122}
 MAX_EXAMPLES=${SCHEMATHESIS_MAX_EXAMPLES:-200}
 VENV=${SCHEMATHESIS_VENV:-$ROOT/target/schemathesis-venv}
 OUT=$ROOT/target/schemathesis
-ADAPTERS=("$@")
-[ ${#ADAPTERS[@]} -gt 0 ] || ADAPTERS=(native warp)
+# shellcheck source=../support/adapters.sh
+. "$ROOT/tests/support/adapters.sh"
+adapters_from_args "$@"
 
 say() { printf '\n--> %s\n' "$*"; }
 
