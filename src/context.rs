@@ -127,6 +127,29 @@ impl<P, Q, B> Ctx<P, Q, B> {
         &self.raw_body
     }
 
+    /// The bearer token of the `Authorization` header, parsed as the pipeline's 401 check
+    /// parses it (see [`Request::bearer_token`](crate::middleware::Request::bearer_token)):
+    /// `Bearer` in any case, then the token. `None` when there is none.
+    ///
+    /// ```
+    /// use pactum::{Ctx, NoBody, NoParams, NoQuery};
+    ///
+    /// let mut ctx = Ctx::new(NoParams, NoQuery, NoBody);
+    /// assert_eq!(ctx.bearer_token(), None);
+    /// ctx.headers.insert("authorization", "bearer s3cret".parse()?);
+    /// assert_eq!(ctx.bearer_token(), Some("s3cret"));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn bearer_token(&self) -> Option<&str> {
+        crate::contract::bearer_token_in(&self.headers)
+    }
+
+    /// The API key in `header`, parsed as the pipeline's 401 check parses it (see
+    /// [`Request::api_key`](crate::middleware::Request::api_key)). `None` when there is none.
+    pub fn api_key(&self, header: impl http::header::AsHeaderName) -> Option<&str> {
+        crate::contract::api_key_in(&self.headers, header)
+    }
+
     /// The address of the connection's peer: the client, or the last proxy before this
     /// server. `None` where the adapter has no socket (a socket-free test through
     /// [`Pipeline::handle`](crate::Pipeline::handle), a context made by [`Ctx::new`]), unless

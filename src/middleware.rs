@@ -14,6 +14,7 @@ use std::future::Future;
 use std::marker::PhantomData;
 use std::sync::Arc;
 
+use crate::contract::{Security, SecurityScheme};
 use crate::error::Error;
 use crate::request::{BoxFuture, CallHandler};
 use crate::response::Response;
@@ -26,11 +27,65 @@ type MiddlewareFn = dyn Fn(Request, Next) -> BoxFuture<Result<Response, Error>> 
 
 /// A middleware, made by [`from_fn`]. Cheap to clone.
 #[derive(Clone)]
-pub struct Middleware(Arc<MiddlewareFn>);
+pub struct Middleware {
+    run: Arc<MiddlewareFn>,
+    /// The credentials it verifies ([`Middleware::verifies`]): read when the pipeline is
+    /// built, never per request.
+    verifies: Vec<SecurityScheme>,
+}
 
 impl fmt::Debug for Middleware {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("Middleware")
+        if self.verifies.is_empty() {
+            f.write_str("Middleware")
+        } else {
+            f.debug_struct("Middleware")
+                .field("verifies", &self.verifies)
+                .finish()
+        }
+    }
+}
+
+impl Middleware {
+    /// Marks this middleware as the one that verifies the credential of `security`'s scheme:
+    /// it refuses a request whose token or key is wrong, not only one that has none.
+    ///
+    /// A pipeline refuses to start
+    /// ([`ConfigError::UnverifiedSecurity`](crate::error::ConfigError::UnverifiedSecurity))
+    /// when a contract declares a [`Security`] and no middleware around its handler — bound
+    /// to the handler ([`Binder::middleware`](crate::handler::Binder::middleware)), on the
+    /// contract, or server-wide ([`PipelineBuilder::middleware`](crate::pipeline::PipelineBuilder::middleware))
+    /// — is marked as verifying it. Schemes match by how the credential travels
+    /// ([`SecurityScheme`]: a bearer token, or an API key in the same header), not by
+    /// [name](Security::named). Mark a middleware that verifies several schemes once for
+    /// each. The mark is read when the pipeline is built: it costs nothing per request.
+    ///
+    /// The mark is a promise pactum cannot check: give it to the middleware that refuses a
+    /// wrong credential. Read the credential with [`Request::bearer_token`] or
+    /// [`Request::api_key`], which parse it as the pipeline's 401 check does.
+    ///
+    /// ```
+    /// use pactum::{middleware, HttpError, Security};
+    ///
+    /// let auth = middleware::from_fn(|req, next| async move {
+    ///     if req.bearer_token() != Some("s3cret") {
+    ///         return Err(HttpError::unauthorized("Invalid token").into());
+    ///     }
+    ///     next.run(req).await
+    /// })
+    /// .verifies(Security::bearer());
+    /// ```
+    #[must_use]
+    pub fn verifies(mut self, security: Security) -> Self {
+        if !self.verifies.contains(security.scheme()) {
+            self.verifies.push(security.scheme().clone());
+        }
+        self
+    }
+
+    /// Whether this middleware is marked as verifying credentials that travel as `scheme`.
+    pub(crate) fn verifies_scheme(&self, scheme: &SecurityScheme) -> bool {
+        self.verifies.contains(scheme)
     }
 }
 
@@ -69,7 +124,10 @@ where
     F: Fn(Request, Next) -> Fut + Send + Sync + 'static,
     Fut: Future<Output = Result<Response, Error>> + Send + 'static,
 {
-    Middleware(Arc::new(move |req, next| Box::pin(f(req, next))))
+    Middleware {
+        run: Arc::new(move |req, next| Box::pin(f(req, next))),
+        verifies: Vec::new(),
+    }
 }
 
 /// The rest of the chain: the inner middleware, then the handler.
@@ -105,7 +163,7 @@ impl Next {
     pub fn run(mut self, req: Request) -> BoxFuture<Result<Response, Error>> {
         match self.chain.get(self.index) {
             Some(middleware) => {
-                let middleware = Arc::clone(&middleware.0);
+                let middleware = Arc::clone(&middleware.run);
                 self.index += 1;
                 middleware(req, self)
             }
@@ -125,6 +183,32 @@ pub struct Provider<T> {
 }
 
 impl<T> Provider<T> {
+    /// Marks this provider as the one that verifies the credential of `security`'s scheme —
+    /// it refuses a wrong token, not only a missing one — so that the handlers it is bound to
+    /// may declare that scheme: see [`Middleware::verifies`].
+    ///
+    /// ```
+    /// use pactum::middleware::{self, Request};
+    /// use pactum::{HttpError, Security};
+    ///
+    /// #[derive(Clone)]
+    /// struct User(String);
+    ///
+    /// let auth = middleware::provide(|req: &Request| {
+    ///     let user = match req.bearer_token() {
+    ///         Some("s3cret") => Ok(User("ada".into())),
+    ///         _ => Err(HttpError::unauthorized("Invalid token").into()),
+    ///     };
+    ///     async move { user }
+    /// })
+    /// .verifies(Security::bearer());
+    /// ```
+    #[must_use]
+    pub fn verifies(mut self, security: Security) -> Self {
+        self.middleware = self.middleware.verifies(security);
+        self
+    }
+
     /// The middleware this provider runs: it makes the value and passes it on to the handler
     /// under a key of its own (not a type a handler can look up in `ctx.extensions`).
     pub(crate) fn into_middleware(self) -> Middleware {

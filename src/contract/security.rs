@@ -5,7 +5,7 @@
 use std::borrow::Cow;
 
 use http::header::{HeaderName, AUTHORIZATION};
-use http::HeaderMap;
+use http::{HeaderMap, HeaderValue};
 
 /// A credential a contract requires: an HTTP bearer token, or an API key in a named header.
 ///
@@ -141,10 +141,42 @@ impl Security {
         self.bearer_format.as_deref()
     }
 
-    /// Whether `headers` carry this credential: for a bearer token an `Authorization` header
-    /// whose scheme is `Bearer` (any case, as RFC 9110 says) and a space; for an API key a
-    /// non-empty header. Only the presence is checked, never the credential itself: an empty
-    /// or wrong token is for the server's own code to refuse.
+    /// The credential of this scheme that `headers` carry, or `None`: for a bearer token the
+    /// token of an `Authorization` header whose scheme is `Bearer` (any case, as RFC 9110
+    /// says) followed by one or more spaces; for an API key the value of its header. An
+    /// empty credential, or one that is not visible ASCII, is none.
+    ///
+    /// This is the pipeline's own reading — the 401 check of a contract's security uses it —
+    /// and the one behind [`Request::bearer_token`](crate::middleware::Request::bearer_token),
+    /// [`Request::api_key`](crate::middleware::Request::api_key) and their `Ctx` twins: a
+    /// credential that passes the 401 check is the one they give. It reads the credential,
+    /// never checks it: whether a token is valid is the server's own code's question.
+    ///
+    /// ```
+    /// use pactum::http::HeaderMap;
+    /// use pactum::Security;
+    ///
+    /// let mut headers = HeaderMap::new();
+    /// assert_eq!(Security::bearer().credential(&headers), None);
+    /// headers.insert("authorization", "Basic YWxpY2U6".parse()?);
+    /// assert_eq!(Security::bearer().credential(&headers), None);
+    /// headers.insert("authorization", "bearer t0ken".parse()?);
+    /// assert_eq!(Security::bearer().credential(&headers), Some("t0ken"));
+    /// headers.insert("x-api-key", "k3y".parse()?);
+    /// assert_eq!(Security::api_key_header("x-api-key").credential(&headers), Some("k3y"));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn credential<'h>(&self, headers: &'h HeaderMap) -> Option<&'h str> {
+        let value = headers.get(self.header())?;
+        match &self.scheme {
+            SecurityScheme::Bearer => bearer_token(value),
+            SecurityScheme::ApiKeyHeader(_) => api_key(value),
+        }
+    }
+
+    /// Whether `headers` carry this credential: whether [`credential`](Security::credential)
+    /// finds one. Only the presence is checked, never the credential itself: a wrong token is
+    /// for the server's own code to refuse.
     ///
     /// ```
     /// use pactum::http::HeaderMap;
@@ -152,24 +184,43 @@ impl Security {
     ///
     /// let mut headers = HeaderMap::new();
     /// assert!(!Security::bearer().is_present(&headers));
-    /// headers.insert("authorization", "Basic YWxpY2U6".parse()?);
-    /// assert!(!Security::bearer().is_present(&headers));
-    /// headers.insert("authorization", "bearer t0ken".parse()?);
+    /// headers.insert("authorization", "BEARER t0ken".parse()?);
     /// assert!(Security::bearer().is_present(&headers));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn is_present(&self, headers: &HeaderMap) -> bool {
-        let Some(value) = headers.get(self.header()) else {
-            return false;
-        };
-        match &self.scheme {
-            SecurityScheme::Bearer => {
-                let bytes = value.as_bytes();
-                bytes.len() >= 7 && bytes[..6].eq_ignore_ascii_case(b"bearer") && bytes[6] == b' '
-            }
-            SecurityScheme::ApiKeyHeader(_) => !value.is_empty(),
-        }
+        self.credential(headers).is_some()
     }
+}
+
+/// The token of an `Authorization` value `Bearer <token>`: the scheme in any case, one or
+/// more spaces, then a non-empty token of visible ASCII. The one parser of bearer tokens:
+/// the 401 check and the accessors use it.
+pub(crate) fn bearer_token(value: &HeaderValue) -> Option<&str> {
+    let bytes = value.as_bytes();
+    if bytes.len() < 7 || !bytes[..6].eq_ignore_ascii_case(b"bearer") || bytes[6] != b' ' {
+        return None;
+    }
+    let token = value.to_str().ok()?[7..].trim_start_matches(' ');
+    (!token.is_empty()).then_some(token)
+}
+
+/// The value of an API key header: non-empty visible ASCII.
+pub(crate) fn api_key(value: &HeaderValue) -> Option<&str> {
+    value.to_str().ok().filter(|key| !key.is_empty())
+}
+
+/// The bearer token `headers` carry ([`bearer_token`]).
+pub(crate) fn bearer_token_in(headers: &HeaderMap) -> Option<&str> {
+    bearer_token(headers.get(AUTHORIZATION)?)
+}
+
+/// The API key `headers` carry in `header` ([`api_key`]).
+pub(crate) fn api_key_in(
+    headers: &HeaderMap,
+    header: impl http::header::AsHeaderName,
+) -> Option<&str> {
+    api_key(headers.get(header)?)
 }
 
 /// The pipeline's check of a contract's [`Security`]: a middleware, run inside the server's
@@ -225,7 +276,7 @@ mod tests {
         for (value, present) in [
             ("Bearer t", true),
             ("BEARER t", true),
-            ("Bearer ", true),
+            ("Bearer ", false),
             ("Bearer", false),
             ("Bearert", false),
             ("Basic t", false),
@@ -233,5 +284,59 @@ mod tests {
             headers.insert(AUTHORIZATION, value.parse().unwrap());
             assert_eq!(Security::bearer().is_present(&headers), present, "{value}");
         }
+    }
+
+    #[test]
+    fn security_bearer_parser_reads_the_token_as_the_401_check_does() {
+        for (value, token) in [
+            ("Bearer s3cret", Some("s3cret")),
+            ("bearer s3cret", Some("s3cret")),
+            ("BeArEr s3cret", Some("s3cret")),
+            ("Bearer   s3cret", Some("s3cret")),
+            ("Bearer a b", Some("a b")),
+            ("Bearer ", None),
+            ("Bearer    ", None),
+            ("Bearer", None),
+            ("Bearers3cret", None),
+            ("Bearer\ts3cret", None),
+            ("Basic s3cret", None),
+            ("s3cret", None),
+            ("", None),
+        ] {
+            let mut headers = HeaderMap::new();
+            headers.insert(AUTHORIZATION, HeaderValue::from_str(value).unwrap());
+            assert_eq!(bearer_token_in(&headers), token, "{value:?}");
+            assert_eq!(Security::bearer().credential(&headers), token, "{value:?}");
+            // The 401 check and the accessor never disagree.
+            assert_eq!(
+                Security::bearer().is_present(&headers),
+                token.is_some(),
+                "{value:?}"
+            );
+        }
+        let mut headers = HeaderMap::new();
+        assert_eq!(bearer_token_in(&headers), None);
+        // Not visible ASCII: no token, so the 401 check refuses it too.
+        headers.insert(
+            AUTHORIZATION,
+            HeaderValue::from_bytes(b"Bearer \xff").unwrap(),
+        );
+        assert_eq!(bearer_token_in(&headers), None);
+        assert!(!Security::bearer().is_present(&headers));
+    }
+
+    #[test]
+    fn security_api_key_parser_reads_the_header_of_the_scheme() {
+        let key = Security::api_key_header("x-api-key");
+        let mut headers = HeaderMap::new();
+        assert_eq!(api_key_in(&headers, "x-api-key"), None);
+        headers.insert(AUTHORIZATION, "Bearer t".parse().unwrap());
+        assert_eq!(key.credential(&headers), None);
+        headers.insert("x-api-key", "k3y".parse().unwrap());
+        assert_eq!(api_key_in(&headers, "X-Api-Key"), Some("k3y"));
+        assert_eq!(key.credential(&headers), Some("k3y"));
+        headers.insert("x-api-key", HeaderValue::from_bytes(b"k\xff").unwrap());
+        assert_eq!(key.credential(&headers), None);
+        assert!(!key.is_present(&headers));
     }
 }

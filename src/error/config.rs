@@ -59,6 +59,25 @@ pub enum ConfigError {
         /// The status that is not an error status; `None` when the list is empty.
         status: Option<StatusCode>,
     },
+    /// A contract declares a [`Security`](crate::Security) scheme and nothing around its
+    /// handler verifies the credential: the pipeline would answer 401 to a request without
+    /// one, and let any token in. Found when the pipeline is built, so a server that would
+    /// fail open does not start.
+    ///
+    /// Fix it by binding to the handler a provider or middleware marked as verifying the
+    /// scheme ([`Provider::verifies`](crate::middleware::Provider::verifies),
+    /// [`Middleware::verifies`](crate::middleware::Middleware::verifies)), marking a
+    /// server-wide or contract middleware so, or — when a gateway, a tower layer or a warp
+    /// filter verifies it before the pipeline sees the request — saying so with
+    /// [`PipelineBuilder::security_verified_elsewhere`](crate::pipeline::PipelineBuilder::security_verified_elsewhere).
+    UnverifiedSecurity {
+        /// The method of the handler.
+        method: Method,
+        /// The route as written.
+        route: String,
+        /// The [name](crate::Security::name) of the scheme nothing verifies.
+        scheme: String,
+    },
 }
 
 impl fmt::Display for ConfigError {
@@ -98,6 +117,14 @@ impl fmt::Display for ConfigError {
             } => write!(
                 f,
                 "route `{route}` declares errors `{error_type}` with status {status}: declared errors answer 400 to 599"
+            ),
+            Self::UnverifiedSecurity {
+                method,
+                route,
+                scheme,
+            } => write!(
+                f,
+                "`{method} {route}` declares the security scheme `{scheme}` but nothing verifies its credential, so any token would be let in: bind a provider or middleware marked `.verifies(..)` for it (or a server-wide one), or call `PipelineBuilder::security_verified_elsewhere(..)` if a gateway or outer layer verifies it"
             ),
         }
     }

@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use super::formatting::{Answering, Formatter};
 use super::{Inner, Pipeline, RouteTable};
+use crate::contract::{Security, SecurityScheme};
 use crate::error::{ConfigError, Error, RequestInfo};
 use crate::handler::AnyHandler;
 use crate::middleware::Middleware;
@@ -24,6 +25,8 @@ pub struct PipelineBuilder {
     pub(super) answering: Answering,
     pub(super) request_timeout: Option<std::time::Duration>,
     pub(super) trusted: Vec<IpNet>,
+    /// Schemes verified before the pipeline sees the request.
+    pub(super) verified_elsewhere: Vec<SecurityScheme>,
 }
 
 impl fmt::Debug for PipelineBuilder {
@@ -33,6 +36,7 @@ impl fmt::Debug for PipelineBuilder {
             .field("body_limit", &self.body_limit)
             .field("request_timeout", &self.request_timeout)
             .field("trusted_proxies", &self.trusted)
+            .field("verified_elsewhere", &self.verified_elsewhere)
             .finish_non_exhaustive()
     }
 }
@@ -185,15 +189,58 @@ impl PipelineBuilder {
         self
     }
 
+    /// Says that the credential of `security`'s scheme is verified before the pipeline sees
+    /// the request — by a gateway, a tower layer around [`service`](crate::server::service),
+    /// a warp filter before pactum's — so that contracts declaring it need no verifying
+    /// middleware of their own.
+    ///
+    /// Without it, [`build`](Self::build) refuses a contract that declares a [`Security`]
+    /// scheme unless a middleware or provider around its handler is marked as verifying it
+    /// ([`Middleware::verifies`](crate::middleware::Middleware::verifies),
+    /// [`Provider::verifies`](crate::middleware::Provider::verifies)):
+    /// [`ConfigError::UnverifiedSecurity`]. It holds for every route of the pipeline that
+    /// declares the scheme (matched by how the credential travels, not by name); the
+    /// pipeline still answers 401 to a request that carries no credential.
+    ///
+    /// ```
+    /// use pactum::{handler, route, contract::NoContent, Endpoint, Pipeline, Security};
+    ///
+    /// let me = Endpoint::get(route!("/me")).security(Security::bearer()).build()?;
+    /// let me = handler(me, |_| async { Ok(NoContent) });
+    ///
+    /// // Nothing verifies the token: the pipeline does not start.
+    /// let refused = Pipeline::new(vec![me.clone().into()]).unwrap_err();
+    /// assert!(refused.to_string().contains("`GET /me`"));
+    ///
+    /// // The gateway in front of this service verifies it.
+    /// let pipeline = Pipeline::builder(vec![me.into()])
+    ///     .security_verified_elsewhere(Security::bearer())
+    ///     .build()?;
+    /// # Ok::<(), pactum::error::ConfigError>(())
+    /// ```
+    pub fn security_verified_elsewhere(mut self, security: Security) -> Self {
+        if !self.verified_elsewhere.contains(security.scheme()) {
+            self.verified_elsewhere.push(security.scheme().clone());
+        }
+        self
+    }
+
     /// Builds the route table.
     ///
     /// # Errors
     ///
     /// [`ConfigError::DuplicateRoute`] when two handlers share a method and route,
     /// [`ConfigError::ConflictingRoutes`] when two routes cannot be told apart
-    /// (`/users/:id` and `/users/:name`).
+    /// (`/users/:id` and `/users/:name`), [`ConfigError::UnverifiedSecurity`] when a contract
+    /// declares a security scheme that nothing verifies
+    /// ([`security_verified_elsewhere`](Self::security_verified_elsewhere)).
     pub fn build(self) -> Result<Pipeline, ConfigError> {
-        let table = RouteTable::new(self.handlers, &self.middleware, self.body_limit)?;
+        let table = RouteTable::new(
+            self.handlers,
+            &self.middleware,
+            &self.verified_elsewhere,
+            self.body_limit,
+        )?;
         Ok(Pipeline {
             inner: Arc::new(Inner {
                 table,

@@ -25,6 +25,9 @@ use crate::middleware::Next;
 use crate::request::{next_serial, request_id, Remote, Request, TrustedProxies};
 pub use crate::response::{Response, ResponseBody};
 
+#[doc(no_inline)]
+pub use crate::request::IpNet;
+pub use crate::request::{PeerAddr, REQUEST_ID_HEADER};
 pub use builder::PipelineBuilder;
 use catch_panic::CatchPanic;
 use deadline::Deadline;
@@ -33,9 +36,6 @@ pub use formatting::RequestErrorFormatter;
 pub(crate) use future::Handled;
 use future::{strip_body, Dispatched, Traced, Work};
 pub use table::Routed;
-#[doc(no_inline)]
-pub use crate::request::IpNet;
-pub use crate::request::{PeerAddr, REQUEST_ID_HEADER};
 use table::{RouteTable, Target};
 
 /// What [`serve`](crate::serve) and the other entry points accept as an application: a
@@ -170,6 +170,7 @@ impl Pipeline {
             answering: Answering::default(),
             request_timeout: Some(DEFAULT_REQUEST_TIMEOUT),
             trusted: Vec::new(),
+            verified_elsewhere: Vec::new(),
         }
     }
 

@@ -9,7 +9,7 @@ use percent_encoding::percent_decode_str;
 
 use super::path_index::PathIndex;
 use super::AnswerMode;
-use crate::contract::security_check;
+use crate::contract::{security_check, SecurityScheme};
 use crate::error::ConfigError;
 use crate::handler::AnyHandler;
 use crate::middleware::Middleware;
@@ -76,6 +76,7 @@ impl RouteTable {
     pub(crate) fn new(
         handlers: Vec<AnyHandler>,
         server_middleware: &[Middleware],
+        verified_elsewhere: &[SecurityScheme],
         default_body_limit: usize,
     ) -> Result<Self, ConfigError> {
         let mut routes: Vec<RouteEntry> = Vec::new();
@@ -114,6 +115,23 @@ impl RouteTable {
                     method: spec.method.clone(),
                     route: spec.route.to_string(),
                 });
+            }
+            // Fail closed: each declared scheme is verified by something around the handler.
+            // Read here, once: nothing of it is left on the request path.
+            for security in &spec.settings.security {
+                let scheme = security.scheme();
+                let verifies = |m: &Middleware| m.verifies_scheme(scheme);
+                let verified = verified_elsewhere.contains(scheme)
+                    || server_middleware.iter().any(verifies)
+                    || spec.settings.middleware.iter().any(verifies)
+                    || middleware.iter().any(verifies);
+                if !verified {
+                    return Err(ConfigError::UnverifiedSecurity {
+                        method: spec.method.clone(),
+                        route: spec.route.to_string(),
+                        scheme: security.name().to_owned(),
+                    });
+                }
             }
             // The server's middleware, the check of the contract's credentials, the contract's,
             // then the handler's own (`bind`): closest to the handler.

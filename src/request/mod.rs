@@ -88,6 +88,35 @@ impl Request {
         &mut self.head.headers
     }
 
+    /// The bearer token of the `Authorization` header, parsed as the pipeline's 401 check of
+    /// a contract's [`Security::bearer`](crate::Security::bearer) parses it: the scheme
+    /// `Bearer` in any case, one or more spaces, a non-empty token of visible ASCII.
+    /// `None` when there is none. The token is not checked: that is the caller's job.
+    ///
+    /// ```
+    /// use pactum::{middleware, HttpError, Security};
+    ///
+    /// let auth = middleware::from_fn(|req, next| async move {
+    ///     // `bearer s3cret` and `Bearer s3cret` both give `s3cret`.
+    ///     if req.bearer_token() != Some("s3cret") {
+    ///         return Err(HttpError::unauthorized("Invalid token").into());
+    ///     }
+    ///     next.run(req).await
+    /// })
+    /// .verifies(Security::bearer());
+    /// ```
+    pub fn bearer_token(&self) -> Option<&str> {
+        crate::contract::bearer_token_in(&self.head.headers)
+    }
+
+    /// The API key in `header` (the one the contract's
+    /// [`Security::api_key_header`](crate::Security::api_key_header) names), parsed as the
+    /// pipeline's 401 check parses it: the header's value, non-empty visible ASCII. `None`
+    /// when there is none. The key is not checked: that is the caller's job.
+    pub fn api_key(&self, header: impl http::header::AsHeaderName) -> Option<&str> {
+        crate::contract::api_key_in(&self.head.headers, header)
+    }
+
     /// Typed values attached to the request; the handler reads them as `ctx.extensions`.
     pub fn extensions(&self) -> &Extensions {
         &self.head.extensions

@@ -1,5 +1,6 @@
 //! A contract's declared credentials ([`Security`]): the pipeline answers a request without
-//! them 401 before the contract's middleware and before the body is read, on every adapter.
+//! them 401 before the contract's middleware and before the body is read, on every adapter;
+//! and a pipeline whose declared schemes nothing verifies does not start (fails closed).
 
 use pactum::http::HeaderValue;
 use pactum::{
@@ -64,7 +65,9 @@ fn open() -> Endpoint<NoParams, NoQuery, NoBody, Reply> {
 }
 
 /// The handlers, behind a server-wide middleware that stamps the answers it gets from `next`
-/// and an error formatter that names the pipeline's rejections.
+/// and an error formatter that names the pipeline's rejections. The credentials are said to be
+/// verified elsewhere (a gateway, say): these cases pin the pipeline's own 401 check, which
+/// runs all the same.
 fn app() -> Pipeline {
     let ok = || async { Ok(Reply { ok: true }) };
     let handlers: Vec<AnyHandler> = vec![
@@ -74,6 +77,8 @@ fn app() -> Pipeline {
         handler(open(), move |_| ok()).into(),
     ];
     Pipeline::builder(handlers)
+        .security_verified_elsewhere(Security::bearer())
+        .security_verified_elsewhere(Security::api_key_header("x-api-key"))
         .middleware(middleware::from_fn(|req, next| async move {
             let mut response = next.run(req).await?;
             let seen = HeaderValue::from_static("yes");
@@ -221,3 +226,194 @@ on_both_adapters!(
     any_one_of_the_alternatives_is_enough,
     the_check_runs_inside_server_middleware_and_not_on_options,
 );
+
+/// Start-up: a declared scheme must be verified by something around its handler.
+mod fails_closed {
+    use pactum::error::ConfigError;
+    use pactum::http::Method;
+    use pactum::middleware::{Middleware, Request};
+    use pactum::pipeline::Body;
+    use pactum::server::ServeError;
+    use pactum::{
+        bind, handler, middleware, route, Ctx, Endpoint, HttpError, NoParams, NoQuery, Pipeline,
+        Security,
+    };
+
+    use super::{create_item, either, reports, Reply};
+
+    async fn ok<B>(_ctx: Ctx<NoParams, NoQuery, B>) -> Result<Reply, pactum::Error> {
+        Ok(Reply { ok: true })
+    }
+
+    async fn bound_ok<B, V>(
+        _ctx: Ctx<NoParams, NoQuery, B>,
+        _values: V,
+    ) -> Result<Reply, pactum::Error> {
+        Ok(Reply { ok: true })
+    }
+
+    /// A middleware that lets only `s3cret` in, marked as verifying `security`.
+    fn verifying(security: Security) -> Middleware {
+        middleware::from_fn(|req, next| async move {
+            if req.bearer_token() != Some("s3cret") && req.api_key("x-api-key") != Some("s3cret") {
+                return Err(HttpError::unauthorized("Invalid token").into());
+            }
+            next.run(req).await
+        })
+        .verifies(security)
+    }
+
+    fn assert_unverified(error: &ConfigError, method: Method, route: &str, scheme: &str) {
+        assert_eq!(
+            *error,
+            ConfigError::UnverifiedSecurity {
+                method: method.clone(),
+                route: route.to_owned(),
+                scheme: scheme.to_owned(),
+            }
+        );
+        let message = error.to_string();
+        assert!(
+            message.contains(&format!("`{method} {route}`")),
+            "{message}"
+        );
+        assert!(message.contains(&format!("`{scheme}`")), "{message}");
+        assert!(message.contains(".verifies(..)"), "{message}");
+        assert!(message.contains("security_verified_elsewhere"), "{message}");
+    }
+
+    #[test]
+    fn the_in_process_pipeline_refuses_an_unverified_bearer_scheme() {
+        let error = Pipeline::new(vec![handler(create_item(), ok).into()]).unwrap_err();
+        assert_unverified(&error, Method::POST, "/items", "bearer");
+        // The builder too, server-wide middleware that verifies nothing changes nothing.
+        let error = Pipeline::builder(vec![handler(reports(), ok).into()])
+            .middleware(middleware::from_fn(|req, next| next.run(req)))
+            .build()
+            .unwrap_err();
+        assert_unverified(&error, Method::GET, "/reports", "x-api-key");
+    }
+
+    #[tokio::test]
+    async fn the_native_server_does_not_start() {
+        let refused = pactum::serve(
+            vec![handler(create_item(), ok).into()],
+            crate::support::options(),
+        )
+        .await
+        .err()
+        .expect("the server must not start");
+        let ServeError::Config(error) = &refused else {
+            panic!("a config error, not {refused}");
+        };
+        assert_unverified(error, Method::POST, "/items", "bearer");
+        assert!(refused.to_string().contains("`POST /items`"), "{refused}");
+    }
+
+    #[test]
+    fn the_warp_filter_is_not_made() {
+        let error = pactum_warp::filter(vec![handler(reports(), ok).into()])
+            .err()
+            .expect("the filter must not be made");
+        assert_unverified(&error, Method::GET, "/reports", "x-api-key");
+        let error = pactum_warp::Options::new()
+            .filter(vec![handler(create_item(), ok).into()])
+            .err()
+            .expect("the filter must not be made");
+        assert_unverified(&error, Method::POST, "/items", "bearer");
+    }
+
+    #[test]
+    fn each_alternative_needs_its_own_verifier() {
+        // `/either` takes a bearer token or an API key: verifying one leaves the other open.
+        let bound = bind(either())
+            .middleware(verifying(Security::bearer()))
+            .to(bound_ok);
+        let error = Pipeline::new(vec![bound.into()]).unwrap_err();
+        assert_unverified(&error, Method::GET, "/either", "x-api-key");
+        // A verifier of another header's key is not this scheme's.
+        let bound = bind(reports())
+            .middleware(verifying(Security::api_key_header("x-other-key")))
+            .to(bound_ok);
+        let error = Pipeline::new(vec![bound.into()]).unwrap_err();
+        assert_unverified(&error, Method::GET, "/reports", "x-api-key");
+        // Saying one scheme is verified elsewhere says nothing of another.
+        let error = Pipeline::builder(vec![handler(either(), ok).into()])
+            .security_verified_elsewhere(Security::api_key_header("x-api-key"))
+            .build()
+            .unwrap_err();
+        assert_unverified(&error, Method::GET, "/either", "bearer");
+        // Both verified: it starts.
+        let bound = bind(either())
+            .middleware(
+                verifying(Security::bearer()).verifies(Security::api_key_header("x-api-key")),
+            )
+            .to(bound_ok);
+        Pipeline::new(vec![bound.into()]).expect("both schemes are verified");
+    }
+
+    #[test]
+    fn a_verifier_counts_wherever_it_wraps_the_handler() {
+        // Bound to the handler: a provider, or a plain middleware.
+        let provider = middleware::provide(|req: &Request| {
+            let user = req.bearer_token().map(str::to_owned);
+            async move { user.ok_or_else(|| HttpError::unauthorized("Invalid token").into()) }
+        })
+        .verifies(Security::bearer());
+        let bound = bind(create_item()).provide(provider).to(bound_ok);
+        Pipeline::new(vec![bound.into()]).expect("the provider verifies");
+        let bound = bind(create_item())
+            .middleware(verifying(Security::bearer()))
+            .to(bound_ok);
+        Pipeline::new(vec![bound.into()]).expect("the middleware verifies");
+        // On the contract.
+        let guarded = Endpoint::get(route!("/guarded"))
+            .response::<Reply>()
+            .security(Security::bearer())
+            .middleware(verifying(Security::bearer()))
+            .build()
+            .unwrap();
+        Pipeline::new(vec![handler(guarded, ok).into()])
+            .expect("the contract's middleware verifies");
+        // Server-wide; the scheme is matched by how it travels, not by its name.
+        let renamed = Endpoint::get(route!("/renamed"))
+            .response::<Reply>()
+            .security(Security::bearer().named("userToken"))
+            .build()
+            .unwrap();
+        Pipeline::builder(vec![
+            handler(renamed, ok).into(),
+            handler(create_item(), ok).into(),
+        ])
+        .middleware(verifying(Security::bearer()))
+        .build()
+        .expect("the server-wide middleware verifies");
+        // The opt-out: verified before the pipeline sees the request.
+        Pipeline::builder(vec![handler(create_item(), ok).into()])
+            .security_verified_elsewhere(Security::bearer())
+            .build()
+            .expect("verified elsewhere");
+    }
+
+    #[tokio::test]
+    async fn the_conformance_check_takes_the_scheme_in_any_case() {
+        let pipeline = Pipeline::new(crate::api::handlers()).expect("the example starts");
+        for (auth, status) in [
+            ("Bearer secret-token", 200),
+            ("bearer secret-token", 200),
+            ("BEARER   secret-token", 200),
+            ("bearer s3cret", 401),
+            ("Bearer", 401),
+        ] {
+            let request = pactum::http::Request::get("/me")
+                .header("authorization", auth)
+                .body(Body::empty())
+                .unwrap();
+            let answer = pipeline.handle(request).await;
+            assert_eq!(answer.status(), status, "{auth}");
+            if status == 200 {
+                assert_eq!(answer.body(), r#"{"user":"alice"}"#, "{auth}");
+            }
+        }
+    }
+}
