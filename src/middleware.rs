@@ -103,17 +103,16 @@ impl Middleware {
 ///
 /// let auth = middleware::from_fn(|mut req, next| async move {
 ///     let token = req
-///         .headers()
-///         .get("authorization")
-///         .and_then(|v| v.to_str().ok())
-///         .and_then(|v| v.strip_prefix("Bearer "))
+///         .bearer_token()
 ///         .ok_or_else(|| HttpError::unauthorized("Unauthorized"))?;
 ///     if token != "secret-token" {
 ///         return Err(HttpError::unauthorized("Invalid token").into());
 ///     }
 ///     req.extensions_mut().insert(User("alice".into()));
 ///     next.run(req).await
-/// });
+/// })
+/// // It checks the token of contracts that declare `Security::bearer()`.
+/// .verifies(pactum::Security::bearer());
 /// ```
 ///
 /// To hand a value to a handler (the authenticated user), prefer a [`Provider`] bound to the
@@ -264,12 +263,7 @@ pub(crate) struct Provided<T>(pub(crate) T);
 /// }
 ///
 /// let auth = middleware::provide(|req: &Request| {
-///     let token = req
-///         .headers()
-///         .get("authorization")
-///         .and_then(|v| v.to_str().ok())
-///         .and_then(|v| v.strip_prefix("Bearer "))
-///         .map(str::to_owned);
+///     let token = req.bearer_token().map(str::to_owned);
 ///     async move {
 ///         match token.as_deref() {
 ///             Some("secret-token") => Ok(User { name: "alice".into() }),
@@ -279,7 +273,9 @@ pub(crate) struct Provided<T>(pub(crate) T);
 ///                 .into()),
 ///         }
 ///     }
-/// });
+/// })
+/// // It checks the token of contracts that declare `Security::bearer()`.
+/// .verifies(pactum::Security::bearer());
 /// # let _: middleware::Provider<User> = auth;
 /// ```
 pub fn provide<T, F, Fut>(f: F) -> Provider<T>

@@ -7,7 +7,9 @@ use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use pactum::middleware::{self, Provider, Request};
-use pactum::{bind, contract::NoContent, handler::AnyHandler, Ctx, HttpError, NoParams, NoQuery};
+use pactum::{
+    bind, contract::NoContent, handler::AnyHandler, Ctx, HttpError, NoParams, NoQuery, Security,
+};
 
 use crate::api::{contract, ListQuery, NewTodo, Todo, TodoId, TodoPage, TodoPatch, TOKEN};
 
@@ -19,16 +21,13 @@ pub struct Writer {
     pub name: &'static str,
 }
 
-/// `Authorization: Bearer demo-token` makes a [`Writer`]; anything else is answered 401 before
-/// the body is read, and the handler does not run.
+/// `Authorization: Bearer demo-token` (the scheme in any case, as the pipeline's 401 check
+/// reads it: [`Request::bearer_token`]) makes a [`Writer`]; anything else is answered 401
+/// before the body is read, and the handler does not run. Marked as verifying the contracts'
+/// bearer scheme (`.verifies(..)`): without that mark the pipeline would refuse to start.
 pub fn auth() -> Provider<Writer> {
     middleware::provide(|req: &Request| {
-        let authorized = req
-            .headers()
-            .get("authorization")
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.strip_prefix("Bearer "))
-            == Some(TOKEN);
+        let authorized = req.bearer_token() == Some(TOKEN);
         std::future::ready(if authorized {
             Ok(Writer { name: "demo" })
         } else {
@@ -37,6 +36,7 @@ pub fn auth() -> Provider<Writer> {
                 .into())
         })
     })
+    .verifies(Security::bearer())
 }
 
 /// The todos and the next id.

@@ -236,7 +236,9 @@ impl<M, K, P, Q, B, R, E> EndpointBuilder<M, K, P, Q, B, R, E> {
     /// - the pipeline answers a request without it 401 `{"error":"Unauthorized"}` (with
     ///   `WWW-Authenticate: Bearer` for a bearer token) before the contract's middleware runs
     ///   and before the query and body are read; verifying the credential stays with the
-    ///   server's code (a middleware);
+    ///   server's code (a middleware or provider marked
+    ///   [`.verifies(..)`](crate::middleware::Middleware::verifies)), without which the
+    ///   pipeline does not start ([`ConfigError::UnverifiedSecurity`](crate::error::ConfigError::UnverifiedSecurity));
     /// - the typed client attaches the credential it holds to this contract's calls;
     /// - the OpenAPI document lists the scheme and the operation's requirement.
     ///

@@ -45,6 +45,7 @@ use crate::route::RouteTemplate;
 
 #[cfg(feature = "pipeline")]
 pub(crate) use security::required as security_check;
+#[cfg(feature = "pipeline")]
 pub(crate) use security::{api_key_in, bearer_token_in};
 pub(crate) use settings::Settings;
 

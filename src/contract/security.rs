@@ -17,7 +17,12 @@ use http::{HeaderMap, HeaderValue};
 ///   ([`Rejection::Unauthorized`](crate::error::Rejection::Unauthorized)) — with
 ///   `WWW-Authenticate: Bearer` for a bearer token — before any contract middleware runs and
 ///   before the query and body are read. *Checking* the credential (is this token valid, whose
-///   is it) stays with the server's own code, e.g. a middleware.
+///   is it) stays with the server's own code: a middleware or provider marked as verifying the
+///   scheme ([`Middleware::verifies`](crate::middleware::Middleware::verifies),
+///   [`Provider::verifies`](crate::middleware::Provider::verifies)). A pipeline where nothing
+///   verifies a declared scheme does not start
+///   ([`ConfigError::UnverifiedSecurity`](crate::error::ConfigError::UnverifiedSecurity)).
+///   [`credential`](Security::credential) reads the credential as the 401 check does.
 /// - **The typed client** (`pactum-client`) attaches the credential it holds to the calls of
 ///   contracts that declare it, and only to those.
 /// - **The OpenAPI document** lists the scheme under `components.securitySchemes` (keyed by
@@ -211,11 +216,13 @@ pub(crate) fn api_key(value: &HeaderValue) -> Option<&str> {
 }
 
 /// The bearer token `headers` carry ([`bearer_token`]).
+#[cfg(feature = "pipeline")]
 pub(crate) fn bearer_token_in(headers: &HeaderMap) -> Option<&str> {
     bearer_token(headers.get(AUTHORIZATION)?)
 }
 
 /// The API key `headers` carry in `header` ([`api_key`]).
+#[cfg(feature = "pipeline")]
 pub(crate) fn api_key_in(
     headers: &HeaderMap,
     header: impl http::header::AsHeaderName,
@@ -305,7 +312,11 @@ mod tests {
         ] {
             let mut headers = HeaderMap::new();
             headers.insert(AUTHORIZATION, HeaderValue::from_str(value).unwrap());
-            assert_eq!(bearer_token_in(&headers), token, "{value:?}");
+            assert_eq!(
+                headers.get(AUTHORIZATION).and_then(bearer_token),
+                token,
+                "{value:?}"
+            );
             assert_eq!(Security::bearer().credential(&headers), token, "{value:?}");
             // The 401 check and the accessor never disagree.
             assert_eq!(
@@ -315,13 +326,13 @@ mod tests {
             );
         }
         let mut headers = HeaderMap::new();
-        assert_eq!(bearer_token_in(&headers), None);
+        assert_eq!(headers.get(AUTHORIZATION).and_then(bearer_token), None);
         // Not visible ASCII: no token, so the 401 check refuses it too.
         headers.insert(
             AUTHORIZATION,
             HeaderValue::from_bytes(b"Bearer \xff").unwrap(),
         );
-        assert_eq!(bearer_token_in(&headers), None);
+        assert_eq!(headers.get(AUTHORIZATION).and_then(bearer_token), None);
         assert!(!Security::bearer().is_present(&headers));
     }
 
@@ -329,11 +340,11 @@ mod tests {
     fn security_api_key_parser_reads_the_header_of_the_scheme() {
         let key = Security::api_key_header("x-api-key");
         let mut headers = HeaderMap::new();
-        assert_eq!(api_key_in(&headers, "x-api-key"), None);
+        assert_eq!(headers.get("x-api-key").and_then(api_key), None);
         headers.insert(AUTHORIZATION, "Bearer t".parse().unwrap());
         assert_eq!(key.credential(&headers), None);
         headers.insert("x-api-key", "k3y".parse().unwrap());
-        assert_eq!(api_key_in(&headers, "X-Api-Key"), Some("k3y"));
+        assert_eq!(headers.get("X-Api-Key").and_then(api_key), Some("k3y"));
         assert_eq!(key.credential(&headers), Some("k3y"));
         headers.insert("x-api-key", HeaderValue::from_bytes(b"k\xff").unwrap());
         assert_eq!(key.credential(&headers), None);

@@ -71,12 +71,7 @@ use crate::middleware::{Middleware, Provided, Provider};
 ///
 /// // On the server: `Authorization: Bearer <name>` makes a `User`, else 401.
 /// let auth = middleware::provide(|req: &Request| {
-///     let name = req
-///         .headers()
-///         .get("authorization")
-///         .and_then(|v| v.to_str().ok())
-///         .and_then(|v| v.strip_prefix("Bearer "))
-///         .map(str::to_owned);
+///     let name = req.bearer_token().map(str::to_owned);
 ///     async move {
 ///         let name = name.ok_or_else(|| HttpError::unauthorized("Unauthorized"))?;
 ///         Ok(User { name })

@@ -114,7 +114,8 @@ pub use serve::serve;
 /// # Errors
 ///
 /// The [`ConfigError`] of [`Pipeline::new`]: two handlers with the same method and route,
-/// or routes that cannot be told apart.
+/// routes that cannot be told apart, or a declared security scheme that nothing verifies
+/// ([`ConfigError::UnverifiedSecurity`]).
 pub fn filter(
     handlers: impl IntoIterator<Item = pactum::handler::AnyHandler>,
 ) -> Result<

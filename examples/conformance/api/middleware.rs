@@ -77,21 +77,19 @@ pub fn trace() -> Endpoint<NoParams, NoQuery, NoBody, Trace> {
 #[derive(Debug, Clone)]
 pub struct AuthUser(pub String);
 
-/// `Authorization: Bearer secret-token` → `AuthUser("alice")`; anything else is a 401. A
-/// provider bound to the handlers (`bind(me()).provide(auth())`), not to the contracts, which
-/// stay plain data: it runs before the body is parsed, so an unauthenticated request never has
-/// its body read.
+/// `Authorization: Bearer secret-token` (the scheme in any case) → `AuthUser("alice")`;
+/// anything else is a 401. A provider bound to the handlers (`bind(me()).provide(auth())`),
+/// not to the contracts, which stay plain data: it runs before the body is parsed, so an
+/// unauthenticated request never has its body read.
 ///
 /// The contracts also declare `Security::bearer()`: the pipeline itself answers a request
 /// without a bearer token with the same 401 (`Unauthorized`, `WWW-Authenticate: Bearer`)
-/// before this provider runs; the provider checks the token.
+/// before this provider runs; the provider checks the token, read with the pipeline's own
+/// parser ([`Request::bearer_token`]), and is marked as verifying it (`.verifies(..)`), without
+/// which the pipeline would not start.
 pub fn auth() -> Provider<AuthUser> {
     middleware::provide(|req: &Request| {
-        let header = req
-            .headers()
-            .get("authorization")
-            .and_then(|v| v.to_str().ok());
-        let user = match header.and_then(|v| v.strip_prefix("Bearer ")) {
+        let user = match req.bearer_token() {
             None => Err(HttpError::unauthorized("Unauthorized").with_www_authenticate("Bearer")),
             Some("secret-token") => Ok(AuthUser("alice".to_owned())),
             Some(_) => {
@@ -100,6 +98,7 @@ pub fn auth() -> Provider<AuthUser> {
         };
         std::future::ready(user.map_err(pactum::Error::from))
     })
+    .verifies(Security::bearer())
 }
 
 /// The names the trace middleware saw on the way in, in order.

@@ -53,14 +53,20 @@ fn seen(headers: &HeaderMap) -> Seen {
     }
 }
 
+/// The probes echo what they were sent. Nothing here checks the credentials — that is what
+/// is tested — so the pipeline is told they are verified elsewhere (it would not start
+/// otherwise).
 fn pipeline() -> Pipeline {
     let echo = |ctx: Ctx| async move { Ok(seen(&ctx.headers)) };
-    Pipeline::new(vec![
+    Pipeline::builder(vec![
         handler(bearer(), echo).into(),
         handler(keyed(), echo).into(),
         handler(open(), echo).into(),
         handler(either(), echo).into(),
     ])
+    .security_verified_elsewhere(Security::bearer())
+    .security_verified_elsewhere(Security::api_key_header("x-api-key"))
+    .build()
     .unwrap()
 }
 
