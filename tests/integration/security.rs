@@ -301,8 +301,7 @@ mod fails_closed {
             crate::support::options(),
         )
         .await
-        .err()
-        .expect("the server must not start");
+        .expect_err("the server must not start");
         let ServeError::Config(error) = &refused else {
             panic!("a config error, not {refused}");
         };
