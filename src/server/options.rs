@@ -8,6 +8,9 @@ use super::hyper_errors::ErrorAnswers;
 #[cfg(feature = "tls")]
 use super::tls::TlsConfig;
 
+/// The default [`ServerOptions::shutdown_idle_wait`].
+const DEFAULT_SHUTDOWN_IDLE_WAIT: Duration = Duration::from_secs(1);
+
 type OnListen = Box<dyn FnOnce(u16, &str) + Send>;
 type ErrorHook = Arc<dyn Fn(&(dyn std::error::Error + 'static)) + Send + Sync>;
 
@@ -27,6 +30,7 @@ type ErrorHook = Arc<dyn Fn(&(dyn std::error::Error + 'static)) + Send + Sync>;
 /// | [`max_head_bytes`](Self::max_head_bytes) (431 past it) | 64 KiB |
 /// | [`max_headers`](Self::max_headers) (431 past it) | 100 |
 /// | [`shutdown_timeout`](Self::shutdown_timeout) | 10 s |
+/// | [`shutdown_idle_wait`](Self::shutdown_idle_wait) (no lost POST behind a proxy) | 1 s |
 /// | [`max_connections`](Self::max_connections) | none |
 /// | [`http2_idle_timeout`](Self::http2_idle_timeout) (GOAWAY, then close) | the header read timeout (10 s) |
 /// | [`http2_keep_alive_interval`](Self::http2_keep_alive_interval) / [`http2_keep_alive_timeout`](Self::http2_keep_alive_timeout) (dead peers) | 20 s / 10 s |
@@ -51,6 +55,7 @@ pub struct ServerOptions {
     pub(crate) max_head_bytes: usize,
     pub(crate) max_headers: usize,
     pub(crate) shutdown_timeout: Duration,
+    pub(crate) shutdown_idle_wait: Duration,
     pub(crate) max_connections: Option<usize>,
     pub(crate) keep_alive: bool,
     /// `None`: the header read timeout.
@@ -76,6 +81,7 @@ impl Default for ServerOptions {
             max_head_bytes: 64 * 1024,
             max_headers: 100,
             shutdown_timeout: Duration::from_secs(10),
+            shutdown_idle_wait: DEFAULT_SHUTDOWN_IDLE_WAIT,
             max_connections: None,
             keep_alive: true,
             http2_idle_timeout: None,
@@ -98,6 +104,7 @@ impl fmt::Debug for ServerOptions {
             .field("max_head_bytes", &self.max_head_bytes)
             .field("max_headers", &self.max_headers)
             .field("shutdown_timeout", &self.shutdown_timeout)
+            .field("shutdown_idle_wait", &self.shutdown_idle_wait)
             .field("max_connections", &self.max_connections)
             .field("http2_idle_timeout", &self.http2_idle())
             .field("http2_keep_alive_interval", &self.http2_keep_alive_interval)
@@ -185,6 +192,38 @@ impl ServerOptions {
     /// How long a graceful shutdown waits for in-flight requests. Default 10 s.
     pub fn shutdown_timeout(mut self, timeout: Duration) -> Self {
         self.shutdown_timeout = timeout;
+        self
+    }
+
+    /// How long a graceful shutdown keeps serving the connections it found open before it
+    /// closes them. Default 1 s; `Duration::ZERO` closes idle connections at once.
+    ///
+    /// It protects requests sent by a proxy that keeps connections to the server (nginx with
+    /// `keepalive`, most load balancers). HTTP/1.1 has no GOAWAY: a keep-alive connection
+    /// closed while idle races with the request the proxy may be writing to it just then,
+    /// and a proxy retries a lost GET but answers a lost POST with 502. So for this long a
+    /// draining server keeps answering on its HTTP/1.1 connections, each answer with
+    /// `connection: close`, and the proxy closes them itself; those still open after it are
+    /// closed, an idle one at once, a busy one once its answer is written (an HTTP/2
+    /// connection gets its GOAWAY then). Requests in flight are not cut by it: they have
+    /// until the [`shutdown_timeout`](Self::shutdown_timeout), which also bounds this wait.
+    ///
+    /// 0 is right when nothing sends a request on a kept-alive connection across the
+    /// shutdown: tests that start and stop servers (with an idle keep-alive connection
+    /// open, a shutdown then takes milliseconds instead of this wait), a server no proxy
+    /// pools connections to, or clients that retry every request. Keep the default behind
+    /// nginx or any proxy that pools connections; see the guide's
+    /// [deploys that lose no request](crate::guide::load_balancer#deploys-that-lose-no-request).
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// // A test server: stopped at once, even with an idle keep-alive connection open.
+    /// let options = pactum::ServerOptions::new()
+    ///     .port(0)
+    ///     .shutdown_idle_wait(Duration::ZERO);
+    /// ```
+    pub fn shutdown_idle_wait(mut self, wait: Duration) -> Self {
+        self.shutdown_idle_wait = wait;
         self
     }
 

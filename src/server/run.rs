@@ -84,8 +84,10 @@ impl Server {
         self.local_addr
     }
 
-    /// Shuts down gracefully: stops accepting, closes idle connections, lets in-flight
-    /// requests finish until the shutdown deadline, then closes what remains.
+    /// Shuts down gracefully: stops accepting, lets in-flight requests finish until the
+    /// shutdown deadline, then closes what remains. Idle HTTP/1.1 connections are closed after
+    /// the [`shutdown_idle_wait`](ServerOptions::shutdown_idle_wait) (1 s by default, for a
+    /// proxy's next request on them; `Duration::ZERO` in tests stops a server in milliseconds).
     ///
     /// Resolves to `true` when every connection finished before the deadline.
     pub async fn shutdown(mut self) -> bool {
@@ -217,7 +219,7 @@ async fn accept_loop<M: PerConnection>(
     mut stopped: oneshot::Receiver<()>,
 ) -> bool {
     let builders = Arc::new(Builders::new(&options));
-    let shutdown = Arc::new(Shutdown::default());
+    let shutdown = Arc::new(Shutdown::new(options.shutdown_idle_wait));
     let limit = options.max_connections.map(|n| Arc::new(Semaphore::new(n)));
     #[cfg(feature = "tls")]
     let tls = options.tls.as_ref().map(|t| t.acceptor());

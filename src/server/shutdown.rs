@@ -28,10 +28,6 @@ const DRAINING: u8 = 1;
 /// The deadline passed: connections close now.
 const FORCED: u8 = 2;
 
-/// How long a draining HTTP/1 connection stays open for its client's next request, which is
-/// answered with `connection: close`, before it is closed while idle.
-const IDLE_CLOSE_AFTER: Duration = Duration::from_secs(1);
-
 /// The shutdown state shared by the accept loop and every connection.
 #[derive(Debug, Default)]
 pub(crate) struct Shutdown {
@@ -39,9 +35,21 @@ pub(crate) struct Shutdown {
     changed: Arc<Notify>,
     open: AtomicUsize,
     closed: Notify,
+    /// How long a draining HTTP/1 connection stays open for its client's next request, which
+    /// is answered with `connection: close`, before it is closed while idle
+    /// ([`ServerOptions::shutdown_idle_wait`](crate::ServerOptions::shutdown_idle_wait)).
+    idle_wait: Duration,
 }
 
 impl Shutdown {
+    /// A shutdown whose draining connections stay open `idle_wait` for their next request.
+    pub(crate) fn new(idle_wait: Duration) -> Self {
+        Self {
+            idle_wait,
+            ..Self::default()
+        }
+    }
+
     /// Serves `connection` until it ends, or until the shutdown drains (a graceful close) or
     /// forces (dropped). `streams` says when an HTTP/2 connection is idle (a graceful close).
     pub(crate) fn watch<C: GracefulConnection>(
@@ -174,8 +182,14 @@ impl<C: GracefulConnection> Future for Drain<C> {
             }
             // Not closed yet: an idle HTTP/1 connection closed now races with the request its
             // client may be writing to it (lost, or a 502 from a proxy). It keeps serving, each
-            // answer with `connection: close`, and is closed if still open after a while.
-            *this.idle_close = Some(Box::pin(tokio::time::sleep(IDLE_CLOSE_AFTER)));
+            // answer with `connection: close`, and is closed if still open after the idle
+            // wait; with none, at once.
+            let idle_wait = this._open.0.idle_wait;
+            if idle_wait.is_zero() {
+                this.connection.as_mut().graceful_shutdown();
+            } else {
+                *this.idle_close = Some(Box::pin(tokio::time::sleep(idle_wait)));
+            }
             // Registered again, for the next change.
             this.notified
                 .set(Arc::clone(&this._open.0.changed).notified_owned());
@@ -260,8 +274,9 @@ mod tests {
         let shutdown = tokio::spawn(server.shutdown());
         assert_eq!(stream.read(&mut [0; 16]).await.unwrap(), 0);
         let took = start.elapsed();
+        let wait = ServerOptions::new().shutdown_idle_wait;
         assert!(
-            took >= IDLE_CLOSE_AFTER - Duration::from_millis(50) && took < IDLE_CLOSE_AFTER * 3,
+            took >= wait - Duration::from_millis(50) && took < wait * 3,
             "closed after {took:?}"
         );
         assert!(shutdown.await.unwrap());

@@ -431,6 +431,85 @@ async fn shutdown_gives_up_at_its_deadline() {
     assert!(outcome.is_err(), "{outcome:?}");
 }
 
+const KEEP_ALIVE_HEALTH: &[u8] = b"GET /health HTTP/1.1\r\nhost: x\r\n\r\n";
+
+/// A server with `options`, and a keep-alive connection to it that has had its answer and is
+/// left idle.
+async fn with_an_idle_connection(
+    options: pactum::ServerOptions,
+) -> (pactum::server::Server, TcpStream) {
+    let (addr, server, _) = native_with(crate::api::handlers(), options)
+        .await
+        .into_parts();
+    let mut stream = TcpStream::connect(addr).await.expect("connect");
+    stream.write_all(KEEP_ALIVE_HEALTH).await.expect("write");
+    let answer = read_response(&mut stream).await;
+    assert_eq!(status_of(&answer), "200", "{answer}");
+    assert!(
+        !answer.contains("connection: close"),
+        "kept alive: {answer}"
+    );
+    (server, stream)
+}
+
+#[tokio::test]
+async fn with_no_idle_wait_a_shutdown_closes_an_idle_connection_at_once() {
+    let (server, mut stream) =
+        with_an_idle_connection(options().shutdown_idle_wait(Duration::ZERO)).await;
+    let started = Instant::now();
+    let shutdown = tokio::spawn(server.shutdown());
+    // Far below the default wait (1 s), far above what it takes (a few ms).
+    let bound = Duration::from_millis(300);
+    let read = tokio::time::timeout(bound, stream.read(&mut [0; 16]))
+        .await
+        .expect("the idle keep-alive connection is closed within 300 ms")
+        .expect("read");
+    assert_eq!(read, 0, "closed without a byte");
+    // Its client closes it too, as a client does with a pooled connection the server closed.
+    drop(stream);
+    let finished = tokio::time::timeout(bound, shutdown)
+        .await
+        .expect("the shutdown ends within 300 ms more")
+        .expect("task");
+    assert!(finished, "every connection closed in time");
+    let took = started.elapsed();
+    assert!(took < Duration::from_millis(500), "took {took:?}");
+}
+
+#[tokio::test]
+async fn the_idle_wait_keeps_a_draining_connection_for_its_next_request() {
+    let wait = Duration::from_millis(600);
+    let (server, mut stream) = with_an_idle_connection(options().shutdown_idle_wait(wait)).await;
+    let shutdown = tokio::spawn(server.shutdown());
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    // A proxy's next request on the idle connection (a POST behind nginx) is answered, and
+    // the answer tells it to close the connection.
+    stream.write_all(KEEP_ALIVE_HEALTH).await.expect("write");
+    let answer = read_response(&mut stream).await;
+    assert_eq!(status_of(&answer), "200", "{answer}");
+    assert!(answer.contains("connection: close"), "{answer}");
+    assert_eq!(stream.read(&mut [0; 16]).await.expect("read"), 0, "closed");
+    drop(stream);
+    assert!(shutdown.await.expect("task"), "every connection closed");
+
+    // Left open by its client, the connection is closed once the wait is over, not before.
+    let (server, mut stream) = with_an_idle_connection(options().shutdown_idle_wait(wait)).await;
+    let started = Instant::now();
+    let shutdown = tokio::spawn(server.shutdown());
+    let read = tokio::time::timeout(Duration::from_secs(5), stream.read(&mut [0; 16]))
+        .await
+        .expect("closed after the wait")
+        .expect("read");
+    assert_eq!(read, 0);
+    let took = started.elapsed();
+    assert!(
+        took >= wait - Duration::from_millis(50) && took < wait * 3,
+        "closed after {took:?}, the wait is {wait:?}"
+    );
+    drop(stream);
+    assert!(shutdown.await.expect("task"));
+}
+
 // ---------------------------------------------------------------------------------------
 // Hooks, timeouts, limits.
 // ---------------------------------------------------------------------------------------
