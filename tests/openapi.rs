@@ -16,8 +16,12 @@ use pactum::{server::Server, ServerOptions};
 use serde_json::{json, Value};
 use warp::Filter;
 
+/// 127.0.0.1:0; a shutdown closes idle keep-alive connections at once.
 fn options() -> ServerOptions {
-    ServerOptions::new().port(0).hostname("127.0.0.1")
+    ServerOptions::new()
+        .port(0)
+        .hostname("127.0.0.1")
+        .shutdown_idle_wait(std::time::Duration::ZERO)
 }
 
 fn client() -> reqwest::Client {

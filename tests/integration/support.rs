@@ -130,8 +130,13 @@ pub fn client() -> reqwest::Client {
         .expect("client builds")
 }
 
+/// 127.0.0.1:0, and a shutdown that closes idle keep-alive connections at once: a test that
+/// needs the wait for a proxy's next request sets `shutdown_idle_wait` itself.
 pub fn options() -> ServerOptions {
-    ServerOptions::new().port(0).hostname("127.0.0.1")
+    ServerOptions::new()
+        .port(0)
+        .hostname("127.0.0.1")
+        .shutdown_idle_wait(Duration::ZERO)
 }
 
 /// The native server on 127.0.0.1:0.

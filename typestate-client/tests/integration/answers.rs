@@ -111,12 +111,9 @@ async fn in_process() {
 
 #[tokio::test]
 async fn over_http_redirects_are_not_followed() {
-    let server = pactum::serve(
-        handlers(),
-        pactum::ServerOptions::new().port(0).hostname("127.0.0.1"),
-    )
-    .await
-    .unwrap();
+    let server = pactum::serve(handlers(), crate::support::options())
+        .await
+        .unwrap();
     let client = Client::new(format!("http://{}", server.local_addr()).as_str()).unwrap();
     every_answer(&client).await;
 }

@@ -53,12 +53,9 @@ async fn the_base_path_is_kept() {
         })
         .into(),
     );
-    let server = pactum::serve(
-        handlers,
-        pactum::ServerOptions::new().port(0).hostname("127.0.0.1"),
-    )
-    .await
-    .unwrap();
+    let server = pactum::serve(handlers, crate::support::options())
+        .await
+        .unwrap();
     for prefix in ["/api/v1", "/api/v1/"] {
         let client = Client::new(base_url(&server, prefix)).unwrap();
         let seen = client.call(&seen()).send().await.unwrap();

@@ -405,12 +405,15 @@ pub(crate) fn pipeline() -> Pipeline {
 
 /// A native server on `127.0.0.1:0` serving [`handlers`].
 pub(crate) async fn server() -> pactum::server::Server {
-    pactum::serve(
-        handlers(),
-        pactum::ServerOptions::new().port(0).hostname("127.0.0.1"),
-    )
-    .await
-    .unwrap()
+    pactum::serve(handlers(), options()).await.unwrap()
+}
+
+/// 127.0.0.1:0, and a shutdown that closes idle keep-alive connections at once.
+pub(crate) fn options() -> pactum::ServerOptions {
+    pactum::ServerOptions::new()
+        .port(0)
+        .hostname("127.0.0.1")
+        .shutdown_idle_wait(std::time::Duration::ZERO)
 }
 
 pub(crate) fn base_url(server: &pactum::server::Server, prefix: &str) -> String {

@@ -33,15 +33,9 @@ pub(crate) fn ca() -> (String, String, String) {
 
 async fn https_server(leaf: &str, key: &str) -> pactum::server::Server {
     let tls = pactum::server::TlsConfig::from_pem(leaf.as_bytes(), key.as_bytes()).unwrap();
-    pactum::serve(
-        handlers(),
-        pactum::ServerOptions::new()
-            .port(0)
-            .hostname("127.0.0.1")
-            .https(tls),
-    )
-    .await
-    .unwrap()
+    pactum::serve(handlers(), crate::support::options().https(tls))
+        .await
+        .unwrap()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

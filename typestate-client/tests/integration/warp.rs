@@ -10,12 +10,9 @@ use crate::support::*;
 
 async fn warp_server() -> pactum::server::Server {
     let api = warp::path("api").and(pactum_warp::filter(handlers()).unwrap());
-    pactum_warp::serve(
-        api,
-        pactum::ServerOptions::new().port(0).hostname("127.0.0.1"),
-    )
-    .await
-    .unwrap()
+    pactum_warp::serve(api, crate::support::options())
+        .await
+        .unwrap()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

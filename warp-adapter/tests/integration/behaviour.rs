@@ -43,7 +43,10 @@ async fn on_warp() -> Running {
 
 #[cfg(feature = "server")]
 async fn on_pactum() -> Running {
-    let options = pactum::ServerOptions::new().port(0).hostname("127.0.0.1");
+    let options = pactum::ServerOptions::new()
+        .port(0)
+        .hostname("127.0.0.1")
+        .shutdown_idle_wait(std::time::Duration::ZERO);
     Running::Pactum(pactum_warp::serve(app(), options).await.unwrap())
 }
 

@@ -17,8 +17,12 @@ fn app() -> impl Filter<Extract = (impl warp::Reply,), Error = std::convert::Inf
         .with(warp::log("pactum_warp::tests"))
 }
 
+/// 127.0.0.1:0; a shutdown closes idle keep-alive connections at once.
 fn options() -> ServerOptions {
-    ServerOptions::new().port(0).hostname("127.0.0.1")
+    ServerOptions::new()
+        .port(0)
+        .hostname("127.0.0.1")
+        .shutdown_idle_wait(Duration::ZERO)
 }
 
 /// Sends half a request head and reports whether the server closed the connection within
@@ -104,4 +108,37 @@ async fn graceful_shutdown_stops_accepting() {
     drop(res);
     assert!(server.shutdown().await);
     assert!(TcpStream::connect(addr).await.is_err());
+}
+
+#[tokio::test]
+async fn with_no_idle_wait_a_shutdown_closes_an_idle_connection_at_once() {
+    let server = pactum_warp::serve(app(), options()).await.unwrap();
+    let mut stream = TcpStream::connect(server.local_addr()).await.unwrap();
+    stream
+        .write_all(b"GET /api/users/1 HTTP/1.1\r\nhost: x\r\n\r\n")
+        .await
+        .unwrap();
+    let mut head = Vec::new();
+    while !head.windows(4).any(|w| w == b"\r\n\r\n") {
+        let mut buf = [0; 1024];
+        let n = stream.read(&mut buf).await.unwrap();
+        assert!(n > 0, "closed before the answer");
+        head.extend_from_slice(&buf[..n]);
+    }
+    assert!(head.starts_with(b"HTTP/1.1 200"), "{head:?}");
+    // The connection is kept alive, idle. Far below the default wait (1 s):
+    let bound = Duration::from_millis(300);
+    let shutdown = tokio::spawn(server.shutdown());
+    let read = tokio::time::timeout(bound, stream.read(&mut [0; 16]))
+        .await
+        .expect("the idle keep-alive connection is closed within 300 ms")
+        .unwrap();
+    assert_eq!(read, 0);
+    // Its client closes it too, as a client does with a pooled connection the server closed.
+    drop(stream);
+    let finished = tokio::time::timeout(bound, shutdown)
+        .await
+        .expect("the shutdown ends within 300 ms more")
+        .unwrap();
+    assert!(finished);
 }
