@@ -109,12 +109,23 @@
 //!
 //! With the `rustls` feature (default), HTTPS uses rustls with the *ring* provider, trusting the system's root certificates plus
 //! those added with [`ClientBuilder::add_root_certificate`]. reqwest's `aws-lc-rs` default is
-//! not used. A `reqwest::Client` passed to [`ClientBuilder::reqwest_client`] must bring its own
-//! crypto provider: reqwest's `rustls-no-provider` feature (enabled by this crate) makes
-//! `reqwest::Client::new()` panic unless a rustls `CryptoProvider` was installed, e.g. with
-//! `rustls::crypto::ring::default_provider().install_default()`. Without the feature
-//! (`default-features = false`), the client speaks plain HTTP only — for in-cluster calls or
-//! the in-process transport — and no TLS stack is built.
+//! not used. Without the feature (`default-features = false`), the client speaks plain HTTP
+//! only — for in-cluster calls or the in-process transport — and no TLS stack is built.
+//!
+//! # reqwest
+//!
+//! This crate does not re-export reqwest. With the `rustls` feature, reqwest is built with
+//! `rustls-no-provider`, in which `reqwest::get` and `reqwest::Client::new()` panic at run time
+//! unless a rustls crypto provider was installed first — a re-exported `reqwest` would hand out
+//! functions that panic, and no crate can install a provider before a free function of
+//! another crate runs.
+//!
+//! Most programs need no reqwest of their own: [`ClientBuilder::configure_reqwest`] adjusts the
+//! `reqwest::ClientBuilder` this crate makes (its closure's argument is typed by inference).
+//! To pass a `reqwest::Client` of your own ([`ClientBuilder::reqwest_client`]) or to use
+//! reqwest elsewhere, add `reqwest = "0.13"` to your dependencies and call
+//! [`install_crypto_provider`] once before building a reqwest client (reqwest's default
+//! features bring their own provider, aws-lc-rs, and need no call: it is harmless then).
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 mod builder;
@@ -138,5 +149,6 @@ pub use decode::Response;
 pub use error::{Error, Part};
 pub use url::IntoBaseUrl;
 
-#[doc(no_inline)]
-pub use reqwest;
+#[cfg(feature = "rustls")]
+#[cfg_attr(docsrs, doc(cfg(feature = "rustls")))]
+pub use tls::install_crypto_provider;

@@ -11,6 +11,38 @@ use rustls::{ClientConfig, DigitallySignedStruct, SignatureScheme};
 
 use crate::error::Error;
 
+/// Installs rustls's *ring* provider as the process's default crypto provider, unless one is
+/// installed already. Returns `true` when this call installed it; either way a provider is
+/// installed when it returns, so calling it more than once is harmless.
+///
+/// Call it once, before the first `reqwest::Client` your own code builds
+/// (`reqwest::Client::new()`, `reqwest::Client::builder().build()`, `reqwest::get`), e.g. for
+/// [`ClientBuilder::reqwest_client`](crate::ClientBuilder::reqwest_client). This crate's
+/// `rustls` feature builds reqwest with `rustls-no-provider`, and in that build reqwest
+/// panics when it makes a client and no provider is installed ("No rustls crypto provider is
+/// configured") — unless your own reqwest dependency enables its `rustls` feature (its
+/// default), which brings the aws-lc-rs provider. This crate's own [`Client`](crate::Client)
+/// needs neither: it gives reqwest its TLS configuration itself.
+///
+/// ```
+/// pactum_client::install_crypto_provider();
+/// // reqwest, a dependency of your own (`reqwest = "0.13"`), now builds clients:
+/// let http = reqwest::Client::builder()
+///     .redirect(reqwest::redirect::Policy::none())
+///     .build()?;
+/// let client = pactum_client::Client::builder()
+///     .base_url("https://api.example.com")
+///     .reqwest_client(http)
+///     .build()?;
+/// # let _ = client;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn install_crypto_provider() -> bool {
+    rustls::crypto::ring::default_provider()
+        .install_default()
+        .is_ok()
+}
+
 /// Parses every certificate of a PEM bundle.
 pub(crate) fn parse_pem(pem: &[u8]) -> Result<Vec<CertificateDer<'static>>, Error> {
     let certs = CertificateDer::pem_slice_iter(pem)
