@@ -210,8 +210,9 @@ impl ServerOptions {
     ///
     /// 0 is right when nothing sends a request on a kept-alive connection across the
     /// shutdown: tests that start and stop servers (with an idle keep-alive connection
-    /// open, a shutdown then takes milliseconds instead of this wait), a server no proxy
-    /// pools connections to, or clients that retry every request. Keep the default behind
+    /// open, a shutdown then takes milliseconds instead of this wait, once the client closes
+    /// its end as HTTP clients do), a server no proxy pools connections to, or clients that
+    /// retry every request. Keep the default behind
     /// nginx or any proxy that pools connections; see the guide's
     /// [deploys that lose no request](crate::guide::load_balancer#deploys-that-lose-no-request).
     ///
