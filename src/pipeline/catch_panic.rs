@@ -22,7 +22,9 @@ enum State<F> {
 }
 
 impl<F> CatchPanic<F> {
-    /// Builds the future, catching a panic while doing so.
+    /// Builds the future, catching a panic while doing so. Inlined: kept out of line, it
+    /// costs its call and a copy of the future on every request.
+    #[inline]
     pub(crate) fn new(make: impl FnOnce() -> F) -> Self {
         match catch_unwind(AssertUnwindSafe(make)) {
             Ok(future) => Self(State::Running(future)),
