@@ -15,9 +15,14 @@ use sqlx::sqlite::SqliteConnectOptions;
 use sqlx::{Connection, SqliteConnection};
 use validator::Validate;
 
-/// A server on 127.0.0.1 (a free port) over `db`, with a client that sends the token.
+/// A server on 127.0.0.1 (a free port) over `db`, with a client that sends the token. Its
+/// shutdown closes idle keep-alive connections at once.
 async fn start(db: &Database) -> (TodoServer, Client) {
-    let server = TodoServer::start(db, ServerOptions::new().port(0).hostname("127.0.0.1"))
+    let options = ServerOptions::new()
+        .port(0)
+        .hostname("127.0.0.1")
+        .shutdown_idle_wait(Duration::ZERO);
+    let server = TodoServer::start(db, options)
         .await
         .expect("the server starts");
     let client = Client::builder()
