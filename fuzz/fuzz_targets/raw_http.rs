@@ -35,7 +35,9 @@ fn check_responses(mut output: &[u8]) {
     while !output.is_empty() {
         let mut headers = [httparse::EMPTY_HEADER; 32];
         let mut response = httparse::Response::new(&mut headers);
-        let Ok(httparse::Status::Complete(head_len)) = response.parse(output) else { return };
+        let Ok(httparse::Status::Complete(head_len)) = response.parse(output) else {
+            return;
+        };
         let status = response.code.unwrap_or(0);
         assert!(status < 500, "server error {status}");
         let header = |name: &str| {
@@ -45,10 +47,15 @@ fn check_responses(mut output: &[u8]) {
                 .find(|h| h.name.eq_ignore_ascii_case(name))
                 .map(|h| String::from_utf8_lossy(h.value).into_owned())
         };
-        let length: usize = header("content-length").and_then(|v| v.parse().ok()).unwrap_or(0);
-        let Some(body) = output.get(head_len..head_len + length) else { return };
+        let length: usize = header("content-length")
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(0);
+        let Some(body) = output.get(head_len..head_len + length) else {
+            return;
+        };
         if status >= 400 && header("content-type").as_deref() == Some("application/json") {
-            let body: pactum::error::ErrorBody = serde_json::from_slice(body).expect("JSON error body");
+            let body: pactum::error::ErrorBody =
+                serde_json::from_slice(body).expect("JSON error body");
             assert!(!body.error.is_empty());
         }
         output = &output[head_len + length..];

@@ -3,14 +3,20 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use pactum::{route, pipeline::Body, Endpoint};
+use pactum::{pipeline::Body, route, Endpoint};
 use pactum_fuzz::{check_answer, handle, RepoPath};
 
-const METHODS: [&str; 8] = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "TRACE"];
+const METHODS: [&str; 8] = [
+    "GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "TRACE",
+];
 
 fuzz_target!(|data: &[u8]| {
-    let Some((&first, rest)) = data.split_first() else { return };
-    let Ok(text) = std::str::from_utf8(rest) else { return };
+    let Some((&first, rest)) = data.split_first() else {
+        return;
+    };
+    let Ok(text) = std::str::from_utf8(rest) else {
+        return;
+    };
 
     // 1. Any path, any method: an answer, never a 5xx.
     let method = METHODS[usize::from(first) % METHODS.len()];
@@ -26,7 +32,9 @@ fuzz_target!(|data: &[u8]| {
     }
 
     // 2. Any param value: the built path matches back to the same value.
-    let middle = (text.len() / 2..=text.len()).find(|&i| text.is_char_boundary(i)).unwrap_or(text.len());
+    let middle = (text.len() / 2..=text.len())
+        .find(|&i| text.is_char_boundary(i))
+        .unwrap_or(text.len());
     let (org, repo) = text.split_at(middle);
     if org.is_empty() || repo.is_empty() {
         return;
@@ -36,9 +44,16 @@ fuzz_target!(|data: &[u8]| {
         .response::<RepoPath>()
         .build()
         .unwrap();
-    let params = RepoPath { org: org.to_owned(), repo: repo.to_owned() };
+    let params = RepoPath {
+        org: org.to_owned(),
+        repo: repo.to_owned(),
+    };
     let path = contract.path_for(&params).unwrap();
-    let response = handle(http::Request::get(path.as_str()).body(Body::empty()).unwrap());
+    let response = handle(
+        http::Request::get(path.as_str())
+            .body(Body::empty())
+            .unwrap(),
+    );
     assert_eq!(response.status(), 200, "{path}");
     let back: RepoPath = serde_json::from_slice(response.body().as_bytes().unwrap()).unwrap();
     assert_eq!(back, params, "{path}");

@@ -3,8 +3,9 @@
 use std::cell::RefCell;
 
 use pactum::{
-    handler, route, handler::AnyHandler, pipeline::Body, Ctx, Endpoint, error::ErrorBody, NoBody, contract::NoContent, NoParams,
-    NoQuery, Pipeline};
+    contract::NoContent, error::ErrorBody, handler, handler::AnyHandler, pipeline::Body, route,
+    Ctx, Endpoint, NoBody, NoParams, NoQuery, Pipeline,
+};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -57,22 +58,53 @@ pub struct IdPath {
 
 /// The contracts: static, pattern and dynamic routes, query, body, several methods.
 pub fn handlers() -> Vec<AnyHandler> {
-    let echo = Endpoint::post(route::static_path("/echo")).body::<Echo>().response::<Echo>();
-    let search = Endpoint::get(route::static_path("/search")).query::<Search>().response::<Search>();
+    let echo = Endpoint::post(route::static_path("/echo"))
+        .body::<Echo>()
+        .response::<Echo>();
+    let search = Endpoint::get(route::static_path("/search"))
+        .query::<Search>()
+        .response::<Search>();
     let repo = Endpoint::get(route::pattern("/orgs/:org/repos/:repo"))
         .params::<RepoPath>()
         .response::<RepoPath>();
-    let file = Endpoint::get(route::dynamic("/files/*path")).params::<FilePath>().response::<FilePath>();
-    let item = Endpoint::put(route::pattern("/items/:id")).params::<IdPath>().body::<Item>().response::<Item>();
+    let file = Endpoint::get(route::dynamic("/files/*path"))
+        .params::<FilePath>()
+        .response::<FilePath>();
+    let item = Endpoint::put(route::pattern("/items/:id"))
+        .params::<IdPath>()
+        .body::<Item>()
+        .response::<Item>();
     let delete = Endpoint::delete(route::pattern("/items/:id")).params::<IdPath>();
     let fixed = Endpoint::get(route::static_path("/items/fixed")).response::<IdPath>();
     vec![
-        handler(echo.build().unwrap(), |ctx: Ctx<NoParams, NoQuery, Echo>| async move { Ok(ctx.body) }).into(),
-        handler(search.build().unwrap(), |ctx: Ctx<NoParams, Search>| async move { Ok(ctx.query) }).into(),
-        handler(repo.build().unwrap(), |ctx: Ctx<RepoPath>| async move { Ok(ctx.params) }).into(),
-        handler(file.build().unwrap(), |ctx: Ctx<FilePath>| async move { Ok(ctx.params) }).into(),
-        handler(item.build().unwrap(), |ctx: Ctx<IdPath, NoQuery, Item>| async move { Ok(ctx.body) }).into(),
-        handler(delete.build().unwrap(), |_: Ctx<IdPath, NoQuery, NoBody>| async { Ok(NoContent) }).into(),
+        handler(
+            echo.build().unwrap(),
+            |ctx: Ctx<NoParams, NoQuery, Echo>| async move { Ok(ctx.body) },
+        )
+        .into(),
+        handler(
+            search.build().unwrap(),
+            |ctx: Ctx<NoParams, Search>| async move { Ok(ctx.query) },
+        )
+        .into(),
+        handler(repo.build().unwrap(), |ctx: Ctx<RepoPath>| async move {
+            Ok(ctx.params)
+        })
+        .into(),
+        handler(file.build().unwrap(), |ctx: Ctx<FilePath>| async move {
+            Ok(ctx.params)
+        })
+        .into(),
+        handler(
+            item.build().unwrap(),
+            |ctx: Ctx<IdPath, NoQuery, Item>| async move { Ok(ctx.body) },
+        )
+        .into(),
+        handler(
+            delete.build().unwrap(),
+            |_: Ctx<IdPath, NoQuery, NoBody>| async { Ok(NoContent) },
+        )
+        .into(),
         handler(fixed.build().unwrap(), |_| async { Ok(IdPath { id: 0 }) }).into(),
     ]
 }
@@ -87,7 +119,11 @@ thread_local! {
 
 /// The fuzzed pipeline, built once per thread.
 pub fn pipeline() -> Pipeline {
-    PIPELINE.with(|p| p.borrow_mut().get_or_insert_with(|| Pipeline::new(handlers()).unwrap()).clone())
+    PIPELINE.with(|p| {
+        p.borrow_mut()
+            .get_or_insert_with(|| Pipeline::new(handlers()).unwrap())
+            .clone()
+    })
 }
 
 /// Runs a future on the thread's runtime.
@@ -141,10 +177,15 @@ pub fn whole_floats_as_integers(value: Value) -> Value {
             }
             _ => Value::Number(n),
         },
-        Value::Array(items) => Value::Array(items.into_iter().map(whole_floats_as_integers).collect()),
-        Value::Object(entries) => {
-            Value::Object(entries.into_iter().map(|(k, v)| (k, whole_floats_as_integers(v))).collect())
+        Value::Array(items) => {
+            Value::Array(items.into_iter().map(whole_floats_as_integers).collect())
         }
+        Value::Object(entries) => Value::Object(
+            entries
+                .into_iter()
+                .map(|(k, v)| (k, whole_floats_as_integers(v)))
+                .collect(),
+        ),
         other => other,
     }
 }

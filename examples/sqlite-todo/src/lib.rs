@@ -35,7 +35,10 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use pactum::{bind, handler::AnyHandler, Ctx, HttpError, contract::NoContent, NoParams, NoQuery, ServerOptions};
+use pactum::{
+    bind, contract::NoContent, handler::AnyHandler, Ctx, HttpError, NoParams, NoQuery,
+    ServerOptions,
+};
 use sqlx::migrate::{MigrateError, Migrator};
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions};
 

@@ -4,7 +4,10 @@ use std::path::Path;
 use std::time::Duration;
 
 use pactum::http::{header::LOCATION, StatusCode};
-use pactum::{route, Endpoint, NoBody, contract::NoContent, NoParams, NoQuery, error::PathSegment, ServerOptions};
+use pactum::{
+    contract::NoContent, error::PathSegment, route, Endpoint, NoBody, NoParams, NoQuery,
+    ServerOptions,
+};
 use pactum_client::Client;
 use pactum_sqlite_todo::{
     contract, Database, ListQuery, NewTodo, StartError, Todo, TodoId, TodoPage, TodoPatch,
