@@ -135,6 +135,11 @@ mod sealed {
 }
 
 /// A route value a contract can be declared with: [`Static`], [`Pattern`] or [`Dynamic`].
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a route: write the path as `route!(\"/path\")`",
+    label = "use `route!(..)` here",
+    note = "for a path known only at run time: `route::static_path(..)`, `route::pattern(..)` or `route::dynamic(..)`"
+)]
 pub trait Route: sealed::Sealed {
     /// The kind of route.
     const KIND: RouteKind;
