@@ -68,7 +68,8 @@ impl Presence for Absent {
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be used in a contract: derive `Serialize`, `Deserialize` and `validator::Validate`",
     label = "not a contract type",
-    note = "a type without `#[validate(..)]` rules validates trivially"
+    note = "a type without `#[validate(..)]` rules validates trivially",
+    note = "if `{Self}` derives `Validate` already, its `validator` is not pactum's: depend on `validator = \"0.21\"`, the version pactum uses"
 )]
 pub trait Slot: Serialize + DeserializeOwned + Send + Sync + 'static {
     /// [`Declared`] for user types, [`Absent`] for the empty markers.
