@@ -28,6 +28,7 @@ fn forbidden_contracts_do_not_compile() {
     // Mistakes whose message names the fix (issue 28, item 5).
     t.compile_fail("tests/ui/route_str.rs");
     t.compile_fail("tests/ui/body_other_validator.rs");
+    t.compile_fail("tests/ui/serve_warp_filter.rs");
     // `bind`: the function's bound values are what was bound, in order.
     t.compile_fail("tests/ui/bind_unprovided.rs");
     t.compile_fail("tests/ui/bind_wrong_order.rs");

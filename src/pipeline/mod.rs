@@ -40,6 +40,11 @@ use table::{RouteTable, Target};
 
 /// What [`serve`](crate::serve) and the other entry points accept as an application: a
 /// handler list (a pipeline with default settings), a [`PipelineBuilder`], or a [`Pipeline`].
+#[diagnostic::on_unimplemented(
+    message = "not a pactum application: pass handlers, a `PipelineBuilder` or a `Pipeline`",
+    label = "not a pactum application",
+    note = "a warp filter is served with `pactum_warp::serve(filter, options)`, not `pactum::serve`"
+)]
 pub trait IntoPipeline {
     /// The pipeline.
     ///
