@@ -25,6 +25,7 @@ fn forbidden_contracts_do_not_compile() {
     t.compile_fail("tests/ui/route_malformed.rs");
     t.compile_fail("tests/ui/params_derive_flatten.rs");
     t.compile_fail("tests/ui/handler_wrong_return.rs");
+    t.compile_fail("tests/ui/handler_not_async.rs");
     // Mistakes whose message names the fix (issue 28, item 5).
     t.compile_fail("tests/ui/route_str.rs");
     t.compile_fail("tests/ui/body_other_validator.rs");

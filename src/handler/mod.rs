@@ -90,8 +90,8 @@ where
 /// The future a handler's function returns: `Send + 'static`, resolving to
 /// `Result<R, pactum::Error>`. A bound of [`handler()`], here for its compiler message.
 #[diagnostic::on_unimplemented(
-    message = "a handler of this contract must return `Result<{R}, pactum::Error>`",
-    label = "the function's future must resolve to `Result<{R}, pactum::Error>`",
+    message = "a handler of this contract must be an `async` function returning `Result<{R}, pactum::Error>`",
+    label = "this function must be `async` (return a future) and resolve to `Result<{R}, pactum::Error>`",
     note = "end with `Ok(value)` of the contract's response type; `?` and `Err(e.into())` turn errors into `pactum::Error`"
 )]
 pub trait HandlerFuture<R>: Future<Output = Result<R, Error>> + Send + 'static {}
