@@ -6,8 +6,8 @@
 //!
 //! - **the compiler checks each call**: `.params(..)`, `.query(..)` and `.body(..)` compile
 //!   only when the contract declares that part, once each, and `.send()` does not compile
-//!   until the params, the body and a query with required fields are given (a query type with
-//!   a `Default` may be left out: the default is sent) — each error names the fix;
+//!   until the params, the body and a query whose type has no `Default` are given (a query
+//!   type with a `Default` may be left out: the default is sent) — each error names the fix;
 //! - **nothing invalid is sent**: params, query and body are checked against their rules
 //!   before sending, and a failure carries the same `details` the server would send; the
 //!   response is decoded into the contract's type and checked against its rules;

@@ -70,9 +70,9 @@ impl<S: sealed::Sealed + sealed::Ready> BodyReady for S {}
 /// A bound of [`Call::send`](crate::Call::send); implemented for [`Provided`] and [`Absent`]
 /// whatever `Q`, and for [`Declared`] when `Q: Default`.
 #[diagnostic::on_unimplemented(
-    message = "this endpoint declares a query with required fields: call `.query(..)` before `.send()`",
+    message = "the query type `{Q}` has no `Default`: call `.query(..)` before `.send()`",
     label = "the query is missing",
-    note = "a query type that implements `Default` may be left out: its default is sent"
+    note = "to send `{Q}::default()` when `.query(..)` is left out, derive or implement `Default` for `{Q}`"
 )]
 pub trait QueryReady<Q>: sealed::Sealed {
     /// The query to send when none was given: `Q::default()` for a declared query.
