@@ -30,7 +30,8 @@ type ErrorHook = Arc<dyn Fn(&(dyn std::error::Error + 'static)) + Send + Sync>;
 #[derive(Debug)]
 #[non_exhaustive]
 pub enum ServeError {
-    /// The handler list cannot be served (duplicate or conflicting routes).
+    /// The handler list cannot be served: duplicate or conflicting routes, a security scheme
+    /// nothing verifies, ... (the [`ConfigError`](crate::error::ConfigError) says which).
     Config(ConfigError),
     /// The address could not be bound (or, rarely, the thread that keeps the header read
     /// timeout could not start).
