@@ -23,12 +23,15 @@ use crate::error::ConfigError;
 
 mod kinds;
 mod literal;
+// How a request carries its route: the pipeline's only.
+#[cfg(feature = "pipeline")]
 mod name;
 
 use kinds::DotSegments;
 pub use kinds::{
     dynamic, pattern, static_path, Dynamic, HasParams, Pattern, Route, RouteKind, Static,
 };
+#[cfg(feature = "pipeline")]
 pub(crate) use name::RouteName;
 
 #[doc(hidden)]
@@ -175,11 +178,13 @@ impl RouteTemplate {
     }
 
     /// The route as its requests carry it.
+    #[cfg(feature = "pipeline")]
     pub(crate) fn name(&self) -> RouteName {
         RouteName::new(&self.raw)
     }
 
     /// The names of its params, in route order, as its requests carry them.
+    #[cfg(feature = "pipeline")]
     pub(crate) fn param_route_names(&self) -> Vec<RouteName> {
         self.param_names()
             .map(|name| RouteName::part_of(&self.raw, name))
