@@ -18,8 +18,8 @@ use crate::credentials::Credentials;
 use crate::decode::{decode, Response};
 use crate::error::{Error, Part};
 use crate::state::{
-    BodyNotGiven, BodyReady, HasBody, HasParams, HasQuery, ParamsNotGiven, ParamsReady, Provided,
-    QueryNotGiven, QueryReady,
+    BodyNotGiven, BodyReady, Given, HasBody, HasParams, HasQuery, ParamsNotGiven, ParamsReady,
+    Provided, QueryNotGiven, QueryReady,
 };
 use crate::transport::{Prepared, Received};
 use url::Url;
@@ -163,29 +163,31 @@ impl<'a, P, Q, B, R, PS, QS, BS, E> Call<'a, P, Q, B, R, PS, QS, BS, E> {
     /// segments when the call is sent (a `/` inside a `:name` value stays in its segment; a
     /// catch-all `*name` value keeps its slashes).
     ///
-    /// Compiles only when the contract declares params, once per call.
-    pub fn params(mut self, params: P) -> Call<'a, P, Q, B, R, Provided, QS, BS, E>
+    /// Compiles only when the contract declares params, once per call. `A` is the contract's
+    /// params type `P` (generic only so that a contract without params reports that alone).
+    pub fn params<A>(mut self, params: A) -> Call<'a, P, Q, B, R, Provided, QS, BS, E>
     where
-        PS: HasParams + ParamsNotGiven,
+        PS: HasParams + ParamsNotGiven + Given<P, A>,
     {
-        self.given_params = Some(params);
+        self.given_params = PS::given(params);
         self.retype()
     }
 
     /// Gives the query. It is validated, then serialised with `serde_qs` so that the server
     /// parses the same value back: nested fields as `a[b]=1`, lists as `tags[0]=x&tags[1]=y`.
     ///
-    /// Compiles only when the contract declares a query, once per call. A query whose type
-    /// implements `Default` may be left out: `Q::default()` is sent.
+    /// Compiles only when the contract declares a query, once per call; `A` is the contract's
+    /// query type `Q` (generic only so that a contract without a query reports that alone). A
+    /// query whose type implements `Default` may be left out: `Q::default()` is sent.
     ///
     /// An empty list is left out of the query string: give list fields `#[serde(default)]`
     /// so that the server reads them back as empty. A `None` is written as a bare key
     /// (`&page&`), which the server reads back as `None`.
-    pub fn query(mut self, query: Q) -> Call<'a, P, Q, B, R, PS, Provided, BS, E>
+    pub fn query<A>(mut self, query: A) -> Call<'a, P, Q, B, R, PS, Provided, BS, E>
     where
-        QS: HasQuery + QueryNotGiven,
+        QS: HasQuery + QueryNotGiven + Given<Q, A>,
     {
-        self.given_query = Some(query);
+        self.given_query = QS::given(query);
         self.retype()
     }
 
@@ -194,12 +196,13 @@ impl<'a, P, Q, B, R, PS, QS, BS, E> Call<'a, P, Q, B, R, PS, QS, BS, E> {
     /// fields as text parts, [`FilePart`](pactum::upload::FilePart)s as files), or for a
     /// [`ByteStream`](pactum::upload::ByteStream) made from bytes as `application/octet-stream`.
     ///
-    /// Compiles only when the contract declares a body, once per call.
-    pub fn body(mut self, body: B) -> Call<'a, P, Q, B, R, PS, QS, Provided, E>
+    /// Compiles only when the contract declares a body, once per call. `A` is the contract's
+    /// body type `B` (generic only so that a contract without a body reports that alone).
+    pub fn body<A>(mut self, body: A) -> Call<'a, P, Q, B, R, PS, QS, Provided, E>
     where
-        BS: HasBody + BodyNotGiven,
+        BS: HasBody + BodyNotGiven + Given<B, A>,
     {
-        self.given_body = Some(body);
+        self.given_body = BS::given(body);
         self.retype()
     }
 }

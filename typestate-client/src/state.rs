@@ -34,7 +34,43 @@ mod sealed {
     pub trait NotGiven {}
     impl NotGiven for pactum::contract::state::Declared {}
     impl NotGiven for pactum::contract::state::Absent {}
+
+    /// The value `.params(..)`, `.query(..)` or `.body(..)` takes in this state: the
+    /// contract's type `T` where the part is declared, anything where it is not. The method is
+    /// generic over its argument `A` so that a part the contract does not declare reports
+    /// `HasParams`' (`HasQuery`'s, `HasBody`'s) message alone, and not a second "mismatched
+    /// types" against the empty marker (`NoParams`, `NoQuery`, `NoBody`). Where the part is
+    /// declared, the one impl makes `A` the contract's type.
+    #[diagnostic::on_unimplemented(
+        message = "this call takes the contract's type `{T}` here, not `{A}`",
+        label = "expected `{T}`"
+    )]
+    pub trait Given<T, A> {
+        /// The value to keep (`None` where the contract declares no such part: the method
+        /// does not compile there).
+        fn given(value: A) -> Option<T>;
+    }
+    #[diagnostic::do_not_recommend]
+    impl<T> Given<T, T> for pactum::contract::state::Declared {
+        fn given(value: T) -> Option<T> {
+            Some(value)
+        }
+    }
+    #[diagnostic::do_not_recommend]
+    impl<T> Given<T, T> for super::Provided {
+        fn given(value: T) -> Option<T> {
+            Some(value)
+        }
+    }
+    #[diagnostic::do_not_recommend]
+    impl<T, A> Given<T, A> for pactum::contract::state::Absent {
+        fn given(_: A) -> Option<T> {
+            None
+        }
+    }
 }
+
+pub(crate) use sealed::Given;
 
 // Each trait below is implemented by a blanket impl over a sealed trait, marked
 // `#[diagnostic::do_not_recommend]`: a failing bound reports the trait's own message, naming
