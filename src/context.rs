@@ -141,13 +141,13 @@ impl<P, Q, B> Ctx<P, Q, B> {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn bearer_token(&self) -> Option<&str> {
-        crate::contract::bearer_token_in(&self.headers)
+        crate::security::bearer_token_in(&self.headers)
     }
 
     /// The API key in `header`, parsed as the pipeline's 401 check parses it (see
     /// [`Request::api_key`](crate::middleware::Request::api_key)). `None` when there is none.
     pub fn api_key(&self, header: impl http::header::AsHeaderName) -> Option<&str> {
-        crate::contract::api_key_in(&self.headers, header)
+        crate::security::api_key_in(&self.headers, header)
     }
 
     /// The address of the connection's peer: the client, or the last proxy before this

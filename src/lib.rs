@@ -21,6 +21,7 @@ pub mod error;
 mod introspect;
 mod json_shape;
 pub mod route;
+mod security;
 mod shape;
 pub mod sse;
 mod text;

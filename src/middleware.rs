@@ -14,7 +14,7 @@ use std::future::Future;
 use std::marker::PhantomData;
 use std::sync::Arc;
 
-use crate::contract::{Security, SecurityScheme};
+use crate::security::{Security, SecurityScheme};
 use crate::error::Error;
 use crate::request::{BoxFuture, CallHandler};
 use crate::response::Response;

@@ -8,7 +8,6 @@ pub(crate) mod events;
 #[cfg(feature = "pipeline")]
 mod events_body;
 pub mod method;
-mod security;
 mod settings;
 mod slot;
 
@@ -18,6 +17,7 @@ use std::sync::Arc;
 
 use http::{Method, StatusCode};
 
+pub use crate::security::{Security, SecurityScheme};
 pub use answer::{Binary, Redirect, Text};
 #[cfg(feature = "pipeline")]
 #[doc(hidden)]
@@ -25,7 +25,6 @@ pub use body_kind::{BodyFuture, BodyInput};
 #[doc(hidden)]
 pub use body_kind::{BodyKind, EncodedBody};
 pub use builder::EndpointBuilder;
-pub use security::{Security, SecurityScheme};
 pub use slot::{Format, NoBody, NoContent, NoParams, NoQuery, RawAnswer, Slot};
 
 pub(crate) use slot::{Declared, Presence};
@@ -43,10 +42,6 @@ use crate::error::{Error, HttpError, NoErrors};
 use crate::middleware::Middleware;
 use crate::route::RouteTemplate;
 
-#[cfg(feature = "pipeline")]
-pub(crate) use security::required as security_check;
-#[cfg(feature = "pipeline")]
-pub(crate) use security::{api_key_in, bearer_token_in};
 pub(crate) use settings::Settings;
 
 /// One HTTP operation: method, route, and the types of its params `P`, query `Q`, JSON body

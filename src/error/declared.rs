@@ -31,7 +31,7 @@ use crate::response::Response;
 /// Errors the type does not cover (a plain `std::io::Error`, an [`HttpError`](crate::HttpError),
 /// the pipeline's own 400s) keep the built-in [`ErrorBody`].
 ///
-/// [`error_answer!`](crate::error_answer!) writes the impl from one `pattern => STATUS` table.
+/// [`error_answer!`](crate::error::error_answer!) writes the impl from one `pattern => STATUS` table.
 ///
 /// ```
 /// use pactum::http::StatusCode;
@@ -109,7 +109,7 @@ pub trait ErrorAnswer:
 ///     Banned { id: u64 },
 /// }
 ///
-/// pactum::error_answer!(GetUserError {
+/// pactum::error::error_answer!(GetUserError {
 ///     Self::UserNotFound { .. } => NOT_FOUND,
 ///     Self::Suspended { .. } | Self::Banned { .. } => FORBIDDEN,
 /// });
@@ -121,8 +121,11 @@ pub trait ErrorAnswer:
 /// assert_eq!(GetUserError::STATUSES, [StatusCode::NOT_FOUND, StatusCode::FORBIDDEN]);
 /// assert_eq!(GetUserError::Banned { id: 1 }.status(), StatusCode::FORBIDDEN);
 /// ```
+// Exported at the root under a hidden name (`#[macro_export]` can only put it there) and
+// re-exported as `pactum::error::error_answer!`.
+#[doc(hidden)]
 #[macro_export]
-macro_rules! error_answer {
+macro_rules! __error_answer {
     ($type:ty { $($pattern:pat => $status:ident),+ $(,)? }) => {
         impl $crate::error::ErrorAnswer for $type {
             const STATUSES: &'static [$crate::http::StatusCode] =

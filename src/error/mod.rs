@@ -15,6 +15,8 @@ use std::fmt;
 use http::header::{HeaderValue, CONTENT_TYPE};
 use http::StatusCode;
 
+#[doc(inline)]
+pub use crate::__error_answer as error_answer;
 pub use body::{Detail, ErrorBody, PathSegment};
 pub use config::ConfigError;
 pub use declared::{ErrorAnswer, NoErrors};

@@ -7,6 +7,7 @@ mod deadline;
 mod formatting;
 mod future;
 mod path_index;
+mod security_check;
 mod table;
 
 use std::fmt;

@@ -9,7 +9,8 @@ use percent_encoding::percent_decode_str;
 
 use super::path_index::PathIndex;
 use super::AnswerMode;
-use crate::contract::{security_check, SecurityScheme};
+use super::security_check::required as security_check;
+use crate::security::SecurityScheme;
 use crate::error::ConfigError;
 use crate::handler::AnyHandler;
 use crate::middleware::Middleware;

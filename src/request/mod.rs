@@ -106,7 +106,7 @@ impl Request {
     /// .verifies(Security::bearer());
     /// ```
     pub fn bearer_token(&self) -> Option<&str> {
-        crate::contract::bearer_token_in(&self.head.headers)
+        crate::security::bearer_token_in(&self.head.headers)
     }
 
     /// The API key in `header` (the one the contract's
@@ -114,7 +114,7 @@ impl Request {
     /// pipeline's 401 check parses it: the header's value, non-empty visible ASCII. `None`
     /// when there is none. The key is not checked: that is the caller's job.
     pub fn api_key(&self, header: impl http::header::AsHeaderName) -> Option<&str> {
-        crate::contract::api_key_in(&self.head.headers, header)
+        crate::security::api_key_in(&self.head.headers, header)
     }
 
     /// Typed values attached to the request; the handler reads them as `ctx.extensions`.

@@ -47,7 +47,7 @@ impl GetUserError {
 }
 
 // `ErrorAnswer`: each variant's status, and the list of them, from one table.
-pactum::error_answer!(GetUserError {
+pactum::error::error_answer!(GetUserError {
     Self::UserNotFound { .. } => NOT_FOUND,
 });
 

@@ -130,7 +130,7 @@ enum Twice {
     Deleted,
 }
 
-crate::error_answer!(Twice {
+crate::error::error_answer!(Twice {
     Self::Missing => NOT_FOUND,
     Self::Deleted => NOT_FOUND,
 });

@@ -230,40 +230,6 @@ pub(crate) fn api_key_in(
     api_key(headers.get(header)?)
 }
 
-/// The pipeline's check of a contract's [`Security`]: a middleware, run inside the server's
-/// own and outside the contract's, that answers [`Rejection::Unauthorized`] when the request
-/// carries none of the credentials; `None` for a contract that requires none.
-///
-/// [`Rejection::Unauthorized`]: crate::error::Rejection::Unauthorized
-#[cfg(feature = "pipeline")]
-pub(crate) fn required(security: &[Security]) -> Option<crate::middleware::Middleware> {
-    if security.is_empty() {
-        return None;
-    }
-    let security: std::sync::Arc<[Security]> = security.into();
-    let bearer = security
-        .iter()
-        .any(|s| matches!(s.scheme, SecurityScheme::Bearer));
-    Some(crate::middleware::from_fn(move |req, next| {
-        let present = security.iter().any(|s| s.is_present(req.headers()));
-        async move {
-            if !present {
-                let error = crate::error::Rejection::Unauthorized.error();
-                let error = if bearer {
-                    error.with_header(
-                        http::header::WWW_AUTHENTICATE,
-                        http::HeaderValue::from_static("Bearer"),
-                    )
-                } else {
-                    error
-                };
-                return Err(error.into());
-            }
-            next.run(req).await
-        }
-    }))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
