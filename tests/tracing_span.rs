@@ -1,5 +1,5 @@
 //! Every routed request runs in a `request` span carrying its method, route, request id, status and
-//! latency. Its own test binary: tracing caches each callsite's interest process-wide, so a
+//! latency; a typed error its contract does not declare is logged by name. Its own test binary: tracing caches each callsite's interest process-wide, so a
 //! scoped subscriber is only reliable where no other test hits the callsite concurrently.
 #![allow(missing_docs)]
 
@@ -127,4 +127,86 @@ fn every_routed_request_has_a_span_with_method_route_status_and_latency() {
         field(&spans[2], "request_id").as_deref(),
         Some("req-span-1")
     );
+}
+
+/// The fields of every ERROR event.
+#[derive(Clone, Default)]
+struct ErrorEvents(Arc<Mutex<Vec<SpanFields>>>);
+
+impl<S: tracing::Subscriber> tracing_subscriber::Layer<S> for ErrorEvents {
+    fn on_event(&self, event: &tracing::Event<'_>, _: tracing_subscriber::layer::Context<'_, S>) {
+        if *event.metadata().level() == tracing::Level::ERROR {
+            let mut fields = Vec::new();
+            event.record(&mut Fields(&mut fields));
+            self.0.lock().unwrap().push(fields);
+        }
+    }
+}
+
+/// A typed error answer: declared by `GET /gone/:id`, returned by `GET /users/:id` too.
+#[derive(Debug, Serialize, Deserialize)]
+struct Gone {
+    id: u64,
+}
+
+impl std::fmt::Display for Gone {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "user {} is gone", self.id)
+    }
+}
+
+impl std::error::Error for Gone {}
+
+pactum::error::error_answer!(Gone { Self { .. } => GONE });
+
+#[test]
+fn an_undeclared_typed_error_is_logged_by_route_and_type_and_sent_without_its_text() {
+    use tracing_subscriber::layer::SubscriberExt;
+    let events = ErrorEvents::default();
+    let subscriber = tracing_subscriber::registry().with(events.clone());
+    tracing::subscriber::with_default(subscriber, || {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap();
+        let gone = Endpoint::get(route::pattern("/gone/:id"))
+            .params::<UserPath>()
+            .errors::<Gone>()
+            .build()
+            .unwrap();
+        let user = Endpoint::get(route::pattern("/users/:id"))
+            .params::<UserPath>()
+            .build()
+            .unwrap();
+        let fail = |ctx: Ctx<UserPath>| async move {
+            Err::<pactum::contract::NoContent, _>(Gone { id: ctx.params.id }.into())
+        };
+        let pipeline =
+            Pipeline::new(vec![handler(gone, fail).into(), handler(user, fail).into()]).unwrap();
+        runtime.block_on(async {
+            let declared = pipeline.handle(get("/gone/3")).await;
+            assert_eq!(declared.status(), 410);
+            assert_eq!(declared.body(), r#"{"id":3}"#);
+            let undeclared = pipeline.handle(get("/users/4")).await;
+            assert_eq!(undeclared.status(), 500);
+            assert_eq!(undeclared.body(), r#"{"error":"Internal server error"}"#);
+        });
+    });
+    let events = events.0.lock().unwrap();
+    let undeclared: Vec<_> = events
+        .iter()
+        .filter(|fields| fields.iter().any(|(name, _)| name == "error_type"))
+        .collect();
+    assert_eq!(undeclared.len(), 1, "{events:?}");
+    let field = |name: &str| {
+        undeclared[0]
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.clone())
+    };
+    assert_eq!(field("route").as_deref(), Some("/users/:id"));
+    assert_eq!(field("method").as_deref(), Some("GET"));
+    let error_type = field("error_type").expect("the type");
+    assert!(error_type.ends_with("Gone\""), "{error_type}");
+    let message = field("message").expect("a message");
+    assert!(message.contains("does not declare"), "{message}");
 }

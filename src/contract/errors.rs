@@ -9,7 +9,10 @@ use super::builder::EndpointBuilder;
 use super::Endpoint;
 use crate::error::{ConfigError, ErrorAnswer, NoErrors};
 #[cfg(feature = "pipeline")]
-use {super::EndpointSpec, crate::error::Error};
+use {
+    super::EndpointSpec,
+    crate::error::{AnswerTypes, Error},
+};
 
 /// The errors slot is still empty.
 #[diagnostic::on_unimplemented(
@@ -110,6 +113,9 @@ pub(crate) struct DeclaredErrors {
     /// Turns a handler's error into the declared answer when it is one.
     #[cfg(feature = "pipeline")]
     recognise: fn(Error) -> Error,
+    /// The declared type.
+    #[cfg(feature = "pipeline")]
+    type_id: TypeId,
 }
 
 impl DeclaredErrors {
@@ -130,22 +136,41 @@ impl DeclaredErrors {
         if let Some(status) = E::STATUSES.iter().find(not_an_error) {
             return Err(refuse(Some(*status)));
         }
+        #[cfg(feature = "pipeline")]
+        AnswerTypes::note::<E>();
         Ok(Some(Self {
             statuses: E::STATUSES,
             #[cfg(feature = "pipeline")]
             recognise: Error::recognise::<E>,
+            #[cfg(feature = "pipeline")]
+            type_id: TypeId::of::<E>(),
         }))
     }
 }
 
 #[cfg(feature = "pipeline")]
 impl EndpointSpec {
-    /// A handler's error, as the contract answers it: its declared error when it is one
-    /// (only ever called on the error path).
+    /// A handler's error, as the contract answers it (only ever called on the error path):
+    /// its declared error when it is one; a typed error answer the contract does not declare
+    /// is logged and answered 500 `Internal server error`, without its text.
     pub(crate) fn recognise(&self, error: Error) -> Error {
-        match &self.errors {
+        let error = match &self.errors {
             Some(errors) => (errors.recognise)(error),
             None => error,
+        };
+        let declared = self.errors.map(|errors| errors.type_id);
+        match error.undeclared_answer(declared) {
+            None => error,
+            Some(error_type) => {
+                tracing::error!(
+                    route = %self.route,
+                    method = %self.method,
+                    error_type,
+                    "the handler returned a typed error its contract does not declare: \
+                     answered 500 without its text (declare it with `.errors::<T>()`)"
+                );
+                error.into_internal()
+            }
         }
     }
 }

@@ -1,7 +1,11 @@
 //! Declared errors: [`ErrorAnswer`], the trait of a contract's typed error answers, the
 //! [`NoErrors`] marker, and how a declared error travels inside an [`Error`].
 
+#[cfg(feature = "pipeline")]
+use std::any::TypeId;
 use std::fmt;
+#[cfg(feature = "pipeline")]
+use std::sync::{PoisonError, RwLock};
 
 use bytes::Bytes;
 #[cfg(feature = "pipeline")]
@@ -12,7 +16,9 @@ use serde::{Deserialize, Serialize, Serializer};
 
 use super::body::ErrorBody;
 use super::rejection::Rejection;
-use super::{BoxError, Error};
+use super::{BoxError, Error, Origin};
+#[cfg(feature = "pipeline")]
+use super::{HttpError, Inner};
 #[cfg(feature = "pipeline")]
 use crate::response::Response;
 
@@ -29,7 +35,9 @@ use crate::response::Response;
 ///   type's schema.
 ///
 /// Errors the type does not cover (a plain `std::io::Error`, an [`HttpError`](crate::HttpError),
-/// the pipeline's own 400s) keep the built-in [`ErrorBody`].
+/// the pipeline's own 400s) keep the built-in [`ErrorBody`]. A handler that returns a typed
+/// error its contract does not declare (one another contract declares) is answered 500
+/// `Internal server error`, without the error's text, and the server logs the route and type.
 ///
 /// [`error_answer!`](crate::error::error_answer!) writes the impl from one `pattern => STATUS` table.
 ///
@@ -179,6 +187,9 @@ pub(super) struct DeclaredAnswer {
     pub(super) status: StatusCode,
     pub(super) body: Bytes,
     pub(super) source: BoxError,
+    /// The declared type.
+    #[cfg_attr(not(feature = "pipeline"), allow(dead_code))]
+    pub(super) origin: Origin,
 }
 
 impl DeclaredAnswer {
@@ -211,8 +222,9 @@ impl Error {
     ///
     /// A handler's `?` does this by itself for the error type its contract declares
     /// ([`EndpointBuilder::errors`](crate::contract::EndpointBuilder::errors)). Call it where the
-    /// contract is not known: in middleware, or for a type the handler's contract does not
-    /// declare (its answer is then not decoded by the typed client, nor documented).
+    /// contract is not known: in middleware. A handler whose contract does not declare `E`
+    /// gets a 500 `Internal server error` instead, and the server logs the route and type: a
+    /// typed error the contract does not declare never reaches the wire with its text.
     ///
     /// When `error` cannot be serialised, the answer is 500 `Response serialization failed`.
     ///
@@ -250,6 +262,7 @@ impl Error {
                 status,
                 body: Bytes::from(body),
                 source: Box::new(error),
+                origin: Origin::of::<E>(),
             }),
             Err(e) => Rejection::ResponseSerializationFailed
                 .error()
@@ -263,12 +276,72 @@ impl Error {
     #[cfg(feature = "pipeline")]
     pub(crate) fn recognise<E: ErrorAnswer>(self) -> Self {
         match self.into_other() {
-            Ok(other) => match other.downcast::<E>() {
+            Ok((other, origin)) => match other.downcast::<E>() {
                 Ok(declared) => Self::declared(*declared),
-                Err(other) => Self::from_boxed(other),
+                Err(other) => Self {
+                    inner: Box::new(Inner::Other(other, origin)),
+                    request: None,
+                },
             },
             Err(this) => this,
         }
+    }
+
+    /// The name of this error's type when it is a typed error answer ([`ErrorAnswer`]) other
+    /// than `declared`, the type the handler's contract declares: an error that must not
+    /// reach the wire with its text. Known for errors made with `?`, `into()` or
+    /// [`Error::declared`], of a type some contract of the program declares.
+    #[cfg(feature = "pipeline")]
+    pub(crate) fn undeclared_answer(&self, declared: Option<TypeId>) -> Option<&'static str> {
+        let origin = match &*self.inner {
+            Inner::Declared(answer) => answer.origin,
+            Inner::Other(_, Some(origin)) if AnswerTypes::holds(origin.id) => *origin,
+            Inner::Other(..) | Inner::Http(_) => return None,
+        };
+        (Some(origin.id) != declared).then_some(origin.name)
+    }
+
+    /// This error, answered as the built-in 500 `Internal server error`: its text is kept
+    /// for the logs, never sent.
+    #[cfg(feature = "pipeline")]
+    pub(crate) fn into_internal(mut self) -> Self {
+        let request = self.request.take();
+        let mut hidden = Self::from(
+            HttpError::internal("Internal server error").with_source(BoxError::from(self)),
+        );
+        hidden.request = request;
+        hidden
+    }
+}
+
+/// Every [`ErrorAnswer`] type a contract of this program declares: how a boxed error is known
+/// to be a typed answer (the pipeline's error path reads it; contracts write it once each
+/// when built).
+#[cfg(feature = "pipeline")]
+pub(crate) struct AnswerTypes;
+
+#[cfg(feature = "pipeline")]
+static ANSWER_TYPES: RwLock<Vec<TypeId>> = RwLock::new(Vec::new());
+
+#[cfg(feature = "pipeline")]
+impl AnswerTypes {
+    /// Notes `E` as a typed error answer.
+    pub(crate) fn note<E: ErrorAnswer>() {
+        let id = TypeId::of::<E>();
+        if !Self::holds(id) {
+            ANSWER_TYPES
+                .write()
+                .unwrap_or_else(PoisonError::into_inner)
+                .push(id);
+        }
+    }
+
+    /// Whether `id` is a typed error answer's type.
+    fn holds(id: TypeId) -> bool {
+        ANSWER_TYPES
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .contains(&id)
     }
 }
 

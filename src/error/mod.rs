@@ -9,6 +9,7 @@ mod http_error;
 mod rejection;
 mod request_info;
 
+use std::any::TypeId;
 use std::fmt;
 
 #[cfg(feature = "pipeline")]
@@ -25,6 +26,8 @@ pub use http_error::HttpError;
 pub use rejection::Rejection;
 pub use request_info::RequestInfo;
 
+#[cfg(feature = "pipeline")]
+pub(crate) use declared::AnswerTypes;
 use declared::DeclaredAnswer;
 
 #[cfg(feature = "pipeline")]
@@ -64,8 +67,28 @@ pub struct Error {
 
 enum Inner {
     Http(HttpError),
-    Other(BoxError),
+    /// A plain error, with the type it was converted from when `?` or `into()` made it (a
+    /// [`from_boxed`](Error::from_boxed) error has lost it).
+    Other(BoxError, Option<Origin>),
     Declared(DeclaredAnswer),
+}
+
+/// The type a plain error was made from: how the pipeline tells a typed error answer
+/// ([`ErrorAnswer`]) from a plain error once it is boxed.
+#[derive(Clone, Copy)]
+#[cfg_attr(not(feature = "pipeline"), allow(dead_code))]
+struct Origin {
+    id: TypeId,
+    name: &'static str,
+}
+
+impl Origin {
+    fn of<E: 'static>() -> Self {
+        Self {
+            id: TypeId::of::<E>(),
+            name: std::any::type_name::<E>(),
+        }
+    }
 }
 
 impl Error {
@@ -73,7 +96,7 @@ impl Error {
     pub fn from_boxed(error: BoxError) -> Self {
         let inner = match error.downcast::<HttpError>() {
             Ok(http) => Inner::Http(*http),
-            Err(other) => Inner::Other(other),
+            Err(other) => Inner::Other(other, None),
         };
         Self {
             inner: Box::new(inner),
@@ -88,11 +111,12 @@ impl Error {
         }
     }
 
-    /// The boxed error of a plain (not HTTP, not declared) error, or the error back.
+    /// The boxed error of a plain (not HTTP, not declared) error and its type, or the error
+    /// back.
     #[cfg(feature = "pipeline")]
-    fn into_other(self) -> Result<BoxError, Self> {
+    fn into_other(self) -> Result<(BoxError, Option<Origin>), Self> {
         match *self.inner {
-            Inner::Other(other) => Ok(other),
+            Inner::Other(other, origin) => Ok((other, origin)),
             inner => Err(Self {
                 inner: Box::new(inner),
                 request: self.request,
@@ -118,7 +142,7 @@ impl Error {
     /// message.
     #[cfg(feature = "pipeline")]
     pub(crate) fn is_plain(&self) -> bool {
-        matches!(&*self.inner, Inner::Other(_))
+        matches!(&*self.inner, Inner::Other(..))
     }
 
     /// The status this error is answered with: the [`HttpError`]'s or the declared error's,
@@ -126,7 +150,7 @@ impl Error {
     pub fn status(&self) -> StatusCode {
         match &*self.inner {
             Inner::Http(e) => e.status(),
-            Inner::Other(_) => StatusCode::INTERNAL_SERVER_ERROR,
+            Inner::Other(..) => StatusCode::INTERNAL_SERVER_ERROR,
             Inner::Declared(d) => d.status,
         }
     }
@@ -141,7 +165,7 @@ impl Error {
     pub fn as_http(&self) -> Option<&HttpError> {
         match &*self.inner {
             Inner::Http(e) => Some(e),
-            Inner::Other(_) | Inner::Declared(_) => None,
+            Inner::Other(..) | Inner::Declared(_) => None,
         }
     }
 
@@ -155,7 +179,7 @@ impl Error {
     pub fn downcast_ref<T: std::error::Error + 'static>(&self) -> Option<&T> {
         match &*self.inner {
             Inner::Http(e) => (e as &dyn std::error::Error).downcast_ref(),
-            Inner::Other(e) => e.downcast_ref(),
+            Inner::Other(e, _) => e.downcast_ref(),
             Inner::Declared(d) => d.source.downcast_ref(),
         }
     }
@@ -166,7 +190,7 @@ impl Error {
         match &*self.inner {
             Inner::Http(e) => e.to_body(),
             Inner::Declared(d) => d.to_body(),
-            Inner::Other(e) => ErrorBody {
+            Inner::Other(e, _) => ErrorBody {
                 error: e.to_string(),
                 details: Vec::new(),
                 code: None,
@@ -210,7 +234,7 @@ impl Error {
     fn as_dyn(&self) -> &(dyn std::error::Error + 'static) {
         match &*self.inner {
             Inner::Http(e) => e,
-            Inner::Other(e) => &**e,
+            Inner::Other(e, _) => &**e,
             Inner::Declared(d) => &*d.source,
         }
     }
@@ -218,7 +242,11 @@ impl Error {
 
 impl<E: std::error::Error + Send + Sync + 'static> From<E> for Error {
     fn from(error: E) -> Self {
-        Self::from_boxed(Box::new(error))
+        let mut this = Self::from_boxed(Box::new(error));
+        if let Inner::Other(_, origin) = &mut *this.inner {
+            *origin = Some(Origin::of::<E>());
+        }
+        this
     }
 }
 
@@ -227,7 +255,7 @@ impl From<Error> for BoxError {
     fn from(error: Error) -> Self {
         match *error.inner {
             Inner::Http(e) => Box::new(e),
-            Inner::Other(e) => e,
+            Inner::Other(e, _) => e,
             Inner::Declared(d) => d.source,
         }
     }
@@ -243,7 +271,7 @@ impl fmt::Debug for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &*self.inner {
             Inner::Http(e) => fmt::Debug::fmt(e, f),
-            Inner::Other(e) => f.debug_tuple("Error").field(e).finish(),
+            Inner::Other(e, _) => f.debug_tuple("Error").field(e).finish(),
             Inner::Declared(d) => f
                 .debug_tuple("Declared")
                 .field(&d.status)

@@ -1,6 +1,7 @@
 //! Fixture row 22, typed errors: `GET /v2/users/:id` answers the user, or the 404 its
-//! contract declares with its own body, on every adapter. Errors the contract does not declare
-//! keep the built-in body (and the error formatter), on both adapters.
+//! contract declares with its own body, on every adapter. Plain errors and `HttpError`s keep
+//! the built-in body (and the error formatter); a typed error the contract does not declare is
+//! a 500 without its text, on both adapters.
 
 use pactum::http::StatusCode;
 use std::sync::{Mutex, PoisonError};
@@ -101,7 +102,17 @@ fn app() -> pactum::pipeline::PipelineBuilder {
     let other = handler(other, |ctx: Ctx<UserPath>| async move {
         Err::<pactum::contract::NoContent, _>(GetUserError::not_found(ctx.params.id).into())
     });
-    Pipeline::builder(vec![lookup.into(), other.into()])
+    // The same, sent with `Error::declared` by hand.
+    let by_hand = Endpoint::get(route!("/by-hand/:id"))
+        .params::<UserPath>()
+        .build()
+        .expect("valid contract");
+    let by_hand = handler(by_hand, |ctx: Ctx<UserPath>| async move {
+        Err::<pactum::contract::NoContent, _>(Error::declared(GetUserError::not_found(
+            ctx.params.id,
+        )))
+    });
+    Pipeline::builder(vec![lookup.into(), other.into(), by_hand.into()])
         .middleware(observer())
         .error_formatter(|error: &Error| {
             let mut response = error.to_response();
@@ -112,7 +123,7 @@ fn app() -> pactum::pipeline::PipelineBuilder {
         })
 }
 
-async fn undeclared_errors_keep_todays_answers(app: &TestServer) {
+async fn only_declared_errors_keep_their_text(app: &TestServer) {
     let declared = json!({"error": "User not found", "code": "user_not_found", "id": 7});
     let answer = app.get("/v2/users/7").await;
     answer.assert(404, declared);
@@ -134,16 +145,20 @@ async fn undeclared_errors_keep_todays_answers(app: &TestServer) {
     answer.assert(409, json!({"error": "taken", "code": "taken"}));
     assert_eq!(answer.header("x-formatted"), "yes");
 
-    // Not declared by this contract: a plain error, 500 with its message.
-    let answer = app.get("/other/5").await;
-    answer.assert(500, json!({"error": "no user has id 5"}));
-    assert_eq!(answer.header("x-formatted"), "yes");
+    // A typed error this contract does not declare: 500 without its text, through the
+    // formatter like any built-in answer.
+    for path in ["/other/5", "/by-hand/6"] {
+        let answer = app.get(path).await;
+        answer.assert(500, json!({"error": "Internal server error"}));
+        assert!(!answer.text.contains("no user"), "{}", answer.text);
+        assert_eq!(answer.header("x-formatted"), "yes");
+    }
 
     let seen = SEEN.lock().unwrap_or_else(PoisonError::into_inner).clone();
     for expected in [
         "404 GetUserError: no user has id 7",
         "500 other: boom",
-        "500 GetUserError: no user has id 5",
+        "500 other: 500 Internal server error",
     ] {
         assert!(
             seen.iter().any(|s| s == expected),
@@ -153,13 +168,13 @@ async fn undeclared_errors_keep_todays_answers(app: &TestServer) {
 }
 
 #[tokio::test]
-async fn undeclared_errors_keep_todays_answers_native() {
-    undeclared_errors_keep_todays_answers(&native_with(app(), options()).await).await;
+async fn only_declared_errors_keep_their_text_native() {
+    only_declared_errors_keep_their_text(&native_with(app(), options()).await).await;
 }
 
 #[tokio::test]
-async fn undeclared_errors_keep_todays_answers_warp() {
-    undeclared_errors_keep_todays_answers(&warp_with(app()).await).await;
+async fn only_declared_errors_keep_their_text_warp() {
+    only_declared_errors_keep_their_text(&warp_with(app()).await).await;
 }
 
 #[test]
