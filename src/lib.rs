@@ -72,16 +72,19 @@ cfg_pipeline! {
 /// not a whole segment (`/users/{id}.json`) does not compile.
 ///
 /// A route with params carries its names in its type: `.params::<T>()` then needs a `T` that
-/// derives [`Params`], and compares the two while compiling. A mismatch does not build:
+/// derives [`Params`], whose field names must be the route's names, in any order. A mismatch
+/// is a type error:
 ///
 /// ```text
-/// error[E0080]: evaluation panicked: params type `UserPath` does not fit route `/users/:id`:
-///               the route names `id`, the type has `user_id`; missing `id`; extra `user_id`.
-///               Give the type one field per route name (`#[serde(rename = "..")]` counts)
+/// error[E0277]: params type `UserPath` does not fit this route: its field names are not the
+///               route's `:name` segments
+///   = note: give `UserPath` one field per route name, spelt as in the route
+///           (`#[serde(rename = "..")]` and `rename_all` count, the order does not), and no
+///           other field (`#[serde(skip)]` leaves one out)
 /// ```
 ///
-/// The comparison is a constant evaluated when the code is compiled to a program (`cargo
-/// build`, `cargo test`; `cargo check` does not evaluate it) and costs nothing at run time.
+/// The two macros write the names as types and `.params::<T>()` requires them to be the same
+/// type, so `cargo check` and rust-analyzer report a mismatch too; nothing runs at run time.
 /// `build()` still parses the route and checks the names, as for a route made at run time.
 ///
 /// ```

@@ -3,6 +3,9 @@
 //!
 //! After a deliberate change of a message, regenerate with
 //! `TRYBUILD=overwrite cargo test --test compile_fail` and review the diff.
+//!
+//! trybuild builds these cases (`cargo build`, since some must pass); that `cargo check`
+//! reports a `route!` mismatch too is `tests/route_check.rs`'s test.
 
 #[test]
 fn forbidden_contracts_do_not_compile() {
@@ -37,4 +40,5 @@ fn forbidden_contracts_do_not_compile() {
     t.compile_fail("tests/ui/bind_state_not_clone.rs");
     t.pass("tests/ui/valid_chain.rs");
     t.pass("tests/ui/bind_valid.rs");
+    t.pass("tests/ui/route_params_fit.rs");
 }

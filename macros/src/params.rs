@@ -1,4 +1,4 @@
-//! `#[derive(Params)]`: a struct's field names as serde deserialises them.
+//! `#[derive(Params)]`: a struct's field names as serde deserialises them, as one type.
 
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -46,12 +46,11 @@ pub(crate) fn expand(input: DeriveInput) -> syn::Result<TokenStream> {
         names.push(name);
     }
     let ident = &input.ident;
-    let type_name = ident.to_string();
+    let names = crate::names_type(&names);
     let (impl_generics, type_generics, where_clause) = input.generics.split_for_impl();
     Ok(quote! {
         impl #impl_generics ::pactum::route::ParamNames for #ident #type_generics #where_clause {
-            const TYPE_NAME: &'static str = #type_name;
-            const FIELDS: &'static [&'static str] = &[#(#names),*];
+            type Names = #names;
         }
     })
 }

@@ -29,13 +29,15 @@ pub(crate) fn expand(input: TokenStream) -> syn::Result<TokenStream> {
         Kind::Dynamic => quote! { ::pactum::route::Dynamic },
     };
     // A type of its own per literal: the route's names travel in the route's type, so that
-    // `.params::<T>()` can compare them with `T`'s fields in a constant.
+    // `.params::<T>()` can require them to be `T`'s fields (a trait bound: `cargo check`
+    // reports a mismatch).
+    let names = crate::names_type(&names);
     Ok(quote! {{
         #[allow(non_camel_case_types)]
         enum route {}
         impl ::pactum::route::RouteLiteral for route {
             const PATH: &'static str = #literal;
-            const NAMES: &'static [&'static str] = &[#(#names),*];
+            type Names = #names;
         }
         #constructor::<route>::__literal()
     }})

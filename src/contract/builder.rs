@@ -14,7 +14,7 @@ use crate::error::{ConfigError, ErrorAnswer, NoErrors};
 use crate::introspect::struct_fields;
 #[cfg(feature = "pipeline")]
 use crate::middleware::Middleware;
-use crate::route::{CheckParams, Dynamic, HasParams, Pattern, Route, RouteTemplate, Static};
+use crate::route::{Dynamic, FitsRoute, HasParams, Pattern, Route, RouteTemplate, Static};
 
 /// Builds an [`Endpoint`]. Made by [`Endpoint::get`], [`Endpoint::post`], ….
 ///
@@ -164,29 +164,26 @@ impl<M, K, P, Q, B, R, E> EndpointBuilder<M, K, P, Q, B, R, E> {
     /// numbers and bools) and validated.
     ///
     /// On a [`route!`](crate::route!) route, `T` derives [`Params`](crate::Params) and its
-    /// field names are compared with the route's while compiling: a mismatch stops the build
-    /// with a message naming the route, its names and the type's fields. (The comparison is a
-    /// constant: `cargo build` and `cargo test` report it, `cargo check` does not.) A route
+    /// field names must be the route's names, in any order: a mismatch is a type error
+    /// (`cargo check` and rust-analyzer report it) naming the params type and the fix. A route
     /// made at run time ([`route::pattern`](crate::route::pattern)) is checked by
     /// [`build`](Self::build).
     ///
-    /// ```compile_fail,E0080
+    /// ```compile_fail,E0277
     /// use pactum::{route, Endpoint, Params};
     /// # use serde::{Deserialize, Serialize}; use validator::Validate;
     /// #[derive(Serialize, Deserialize, Validate, Params)]
     /// struct UserPath { user_id: u64 }
     ///
-    /// // error[E0080]: evaluation panicked: params type `UserPath` does not fit route
-    /// // `/users/:id`: the route names `id`, the type has `user_id`; missing `id`; extra `user_id`. …
+    /// // error[E0277]: params type `UserPath` does not fit this route: its field names are not
+    /// // the route's `:name` segments
     /// let get_user = Endpoint::get(route!("/users/:id")).params::<UserPath>();
     /// ```
     pub fn params<T: Slot>(self) -> EndpointBuilder<M, K, T, Q, B, R, E>
     where
-        K: HasParams + CheckParams<T>,
+        K: HasParams + FitsRoute<T>,
         P: ParamsUnset,
     {
-        // A constant: evaluated while compiling, nothing at run time.
-        let () = <K as CheckParams<T>>::CHECK;
         self.retype()
     }
 

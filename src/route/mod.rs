@@ -35,7 +35,7 @@ pub use kinds::{
 pub(crate) use name::RouteName;
 
 #[doc(hidden)]
-pub use literal::{__check_names, CheckParams};
+pub use literal::{Ch, FitsRoute, LiteralFits, LiteralOf, NamesMatch, SameNames};
 pub use literal::{ParamNames, RouteLiteral, Runtime};
 
 /// One segment of a route template.
