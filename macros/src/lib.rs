@@ -54,3 +54,28 @@ pub fn derive_params(input: TokenStream) -> TokenStream {
         .unwrap_or_else(syn::Error::into_compile_error)
         .into()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::names_type;
+
+    fn names(list: &[&str]) -> String {
+        let list: Vec<String> = list.iter().map(|n| (*n).to_owned()).collect();
+        names_type(&list).to_string().replace(' ', "")
+    }
+
+    #[test]
+    fn a_name_is_its_characters_nested_in_pairs() {
+        assert_eq!(
+            names(&["id"]),
+            "((::pactum::route::Ch<'i'>,(::pactum::route::Ch<'d'>,())),())"
+        );
+        assert_eq!(names(&[]), "()");
+    }
+
+    #[test]
+    fn the_order_of_the_names_does_not_matter() {
+        assert_eq!(names(&["repo", "org"]), names(&["org", "repo"]));
+        assert_ne!(names(&["org", "repo"]), names(&["org", "name"]));
+    }
+}
