@@ -79,7 +79,11 @@ impl<L> LiteralOf for Dynamic<L> {
 ///
 /// Its impl for a `route!` literal bounds `T` by [`ParamNames`] and [`NamesMatch`] directly,
 /// and no impl on the way there is `do_not_recommend`: rustc then reports the first of the two
-/// that fails with that trait's own message (a type without the derive, or a mismatch).
+/// that fails with that trait's own message (a type without the derive, or a mismatch). rustc
+/// moves a failed bound up to the parent of the outermost `do_not_recommend` impl on its way,
+/// so one here would report `FitsRoute` for both. And [`FitsRoute`] has one blanket impl (over
+/// [`LiteralOf`]) rather than one per route kind, so that rustc lists none of them ("but it is
+/// implemented for `Pattern<Runtime>`").
 #[doc(hidden)]
 pub trait LiteralFits<T> {}
 
