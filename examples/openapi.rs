@@ -1,5 +1,6 @@
-//! OpenAPI 3.1 from contracts: register typed handlers while building the handler list, then
-//! serve the document at `GET /openapi.json` next to the API (feature `openapi`).
+//! OpenAPI 3.1 from contracts: the handler list that is served is the list that is documented
+//! (each handler made with `.documented()`), and the document is served at `GET /openapi.json`
+//! next to the API (feature `openapi`).
 //!
 //! ```text
 //! cargo run --example openapi                 # serves http://localhost:3000/openapi.json
@@ -68,7 +69,7 @@ struct BookPath {
 
 type Store = Arc<Mutex<BTreeMap<u64, Book>>>;
 
-fn handlers(api: &mut OpenApi) -> Result<Vec<AnyHandler>, pactum::error::ConfigError> {
+fn handlers() -> Result<Vec<AnyHandler>, pactum::error::ConfigError> {
     let store: Store = Arc::default();
 
     let list = Endpoint::get(route!("/books"))
@@ -84,6 +85,8 @@ fn handlers(api: &mut OpenApi) -> Result<Vec<AnyHandler>, pactum::error::ConfigE
         .name("createBook")
         .summary("Add a book")
         .tag("books")
+        // The handler's own error, declared once: in the document, and known to the server.
+        .http_error(StatusCode::CONFLICT, "ISBN already listed")
         .build()?;
     let get = Endpoint::get(route!("/books/:id"))
         .params::<BookPath>()
@@ -91,66 +94,66 @@ fn handlers(api: &mut OpenApi) -> Result<Vec<AnyHandler>, pactum::error::ConfigE
         .name("getBook")
         .summary("One book")
         .tag("books")
+        .http_error(StatusCode::NOT_FOUND, "Book not found")
         .build()?;
 
     let s = store.clone();
-    let list = api.register(handler(list, move |ctx: Ctx<NoParams, Page>| {
+    let list = handler(list, move |ctx: Ctx<NoParams, Page>| {
         let store = s.clone();
         async move {
             let books = store.lock().unwrap_or_else(PoisonError::into_inner);
             Ok(books.values().take(ctx.query.limit).cloned().collect())
         }
-    }));
+    })
+    .documented();
     let s = store.clone();
-    let create = api.register_with(
-        handler(
-            create,
-            move |ctx: Ctx<NoParams, pactum::NoQuery, NewBook>| {
-                let store = s.clone();
-                async move {
-                    let mut books = store.lock().unwrap_or_else(PoisonError::into_inner);
-                    if books.values().any(|b| b.isbn == ctx.body.isbn) {
-                        return Err(HttpError::conflict("ISBN already listed").into());
-                    }
-                    let id = books.len() as u64 + 1;
-                    let book = Book {
-                        id,
-                        title: ctx.body.title,
-                        isbn: ctx.body.isbn,
-                    };
-                    books.insert(id, book.clone());
-                    Ok(book)
-                }
-            },
-        ),
-        // What the pipeline cannot know: the handler's own errors.
-        |op| op.error(StatusCode::CONFLICT, "ISBN already listed"),
-    );
-    let s = store;
-    let get = api.register_with(
-        handler(get, move |ctx: Ctx<BookPath>| {
+    let create = handler(
+        create,
+        move |ctx: Ctx<NoParams, pactum::NoQuery, NewBook>| {
             let store = s.clone();
             async move {
-                let books = store.lock().unwrap_or_else(PoisonError::into_inner);
-                books
-                    .get(&ctx.params.id)
-                    .cloned()
-                    .ok_or_else(|| HttpError::not_found("Book not found").into())
+                let mut books = store.lock().unwrap_or_else(PoisonError::into_inner);
+                if books.values().any(|b| b.isbn == ctx.body.isbn) {
+                    return Err(HttpError::conflict("ISBN already listed").into());
+                }
+                let id = books.len() as u64 + 1;
+                let book = Book {
+                    id,
+                    title: ctx.body.title,
+                    isbn: ctx.body.isbn,
+                };
+                books.insert(id, book.clone());
+                Ok(book)
             }
-        }),
-        |op| op.error(StatusCode::NOT_FOUND, "Book not found"),
-    );
+        },
+    )
+    .documented();
+    let s = store;
+    let get = handler(get, move |ctx: Ctx<BookPath>| {
+        let store = s.clone();
+        async move {
+            let books = store.lock().unwrap_or_else(PoisonError::into_inner);
+            books
+                .get(&ctx.params.id)
+                .cloned()
+                .ok_or_else(|| HttpError::not_found("Book not found").into())
+        }
+    })
+    .documented();
     Ok(vec![list, create, get])
 }
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let mut api = OpenApi::new("Books", "1.0.0")
+    let mut handlers = handlers()?;
+    // The document of the list that is served: a handler made with `.into()` instead of
+    // `.documented()` would be refused here rather than served undocumented.
+    let doc = OpenApi::new("Books", "1.0.0")
         .description("A small library API, documented from its contracts.")
         .server("http://localhost:3000")
-        .tag("books", "The catalogue");
-    let mut handlers = handlers(&mut api)?;
-    let doc = api.build();
+        .tag("books", "The catalogue")
+        .handlers(&handlers)?
+        .build();
 
     if std::env::args().any(|a| a == "--print") {
         println!("{}", doc.to_pretty_string());

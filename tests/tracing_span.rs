@@ -1,5 +1,5 @@
 //! Every routed request runs in a `request` span carrying its method, route, request id, status and
-//! latency; a typed error its contract does not declare is logged by name. Its own test binary: tracing caches each callsite's interest process-wide, so a
+//! latency; a typed error or an `HttpError` status its contract does not declare is logged. Its own test binary: tracing caches each callsite's interest process-wide, so a
 //! scoped subscriber is only reliable where no other test hits the callsite concurrently.
 #![allow(missing_docs)]
 
@@ -129,18 +129,39 @@ fn every_routed_request_has_a_span_with_method_route_status_and_latency() {
     );
 }
 
-/// The fields of every ERROR event.
-#[derive(Clone, Default)]
-struct ErrorEvents(Arc<Mutex<Vec<SpanFields>>>);
+/// The fields of every event at `self.0` or above (ERROR is the highest).
+#[derive(Clone)]
+struct Events(tracing::Level, Arc<Mutex<Vec<SpanFields>>>);
 
-impl<S: tracing::Subscriber> tracing_subscriber::Layer<S> for ErrorEvents {
+impl Events {
+    fn at(level: tracing::Level) -> Self {
+        Self(level, Arc::default())
+    }
+
+    /// The events that have field `name`.
+    fn with_field(&self, name: &str) -> Vec<SpanFields> {
+        let events = self.1.lock().unwrap();
+        let has = |fields: &&SpanFields| fields.iter().any(|(n, _)| n == name);
+        events.iter().filter(has).cloned().collect()
+    }
+}
+
+impl<S: tracing::Subscriber> tracing_subscriber::Layer<S> for Events {
     fn on_event(&self, event: &tracing::Event<'_>, _: tracing_subscriber::layer::Context<'_, S>) {
-        if *event.metadata().level() == tracing::Level::ERROR {
+        if *event.metadata().level() <= self.0 {
             let mut fields = Vec::new();
             event.record(&mut Fields(&mut fields));
-            self.0.lock().unwrap().push(fields);
+            self.1.lock().unwrap().push(fields);
         }
     }
+}
+
+/// The value of field `name`.
+fn field(fields: &SpanFields, name: &str) -> Option<String> {
+    fields
+        .iter()
+        .find(|(n, _)| n == name)
+        .map(|(_, v)| v.clone())
 }
 
 /// A typed error answer: declared by `GET /gone/:id`, returned by `GET /users/:id` too.
@@ -162,7 +183,7 @@ pactum::error::error_answer!(Gone { Self { .. } => GONE });
 #[test]
 fn an_undeclared_typed_error_is_logged_by_route_and_type_and_sent_without_its_text() {
     use tracing_subscriber::layer::SubscriberExt;
-    let events = ErrorEvents::default();
+    let events = Events::at(tracing::Level::ERROR);
     let subscriber = tracing_subscriber::registry().with(events.clone());
     tracing::subscriber::with_default(subscriber, || {
         let runtime = tokio::runtime::Builder::new_current_thread()
@@ -191,22 +212,61 @@ fn an_undeclared_typed_error_is_logged_by_route_and_type_and_sent_without_its_te
             assert_eq!(undeclared.body(), r#"{"error":"Internal server error"}"#);
         });
     });
-    let events = events.0.lock().unwrap();
-    let undeclared: Vec<_> = events
-        .iter()
-        .filter(|fields| fields.iter().any(|(name, _)| name == "error_type"))
-        .collect();
-    assert_eq!(undeclared.len(), 1, "{events:?}");
-    let field = |name: &str| {
-        undeclared[0]
-            .iter()
-            .find(|(n, _)| n == name)
-            .map(|(_, v)| v.clone())
-    };
-    assert_eq!(field("route").as_deref(), Some("/users/:id"));
-    assert_eq!(field("method").as_deref(), Some("GET"));
-    let error_type = field("error_type").expect("the type");
+    let undeclared = events.with_field("error_type");
+    assert_eq!(undeclared.len(), 1);
+    let undeclared = &undeclared[0];
+    assert_eq!(field(undeclared, "route").as_deref(), Some("/users/:id"));
+    assert_eq!(field(undeclared, "method").as_deref(), Some("GET"));
+    let error_type = field(undeclared, "error_type").expect("the type");
     assert!(error_type.ends_with("Gone\""), "{error_type}");
-    let message = field("message").expect("a message");
+    let message = field(undeclared, "message").expect("a message");
     assert!(message.contains("does not declare"), "{message}");
+}
+
+#[test]
+fn an_undeclared_http_error_status_is_warned_about_once_per_route_and_status() {
+    use tracing_subscriber::layer::SubscriberExt;
+    let events = Events::at(tracing::Level::WARN);
+    let subscriber = tracing_subscriber::registry().with(events.clone());
+    tracing::subscriber::with_default(subscriber, || {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap();
+        let user = Endpoint::get(route::pattern("/users/:id"))
+            .params::<UserPath>()
+            .http_error(pactum::http::StatusCode::NOT_FOUND, "No such user")
+            .build()
+            .unwrap();
+        let pipeline = Pipeline::new(vec![handler(user, |ctx: Ctx<UserPath>| async move {
+            Err::<pactum::contract::NoContent, _>(match ctx.params.id {
+                1 => HttpError::not_found("No such user").into(),
+                2 => HttpError::conflict("Taken").into(),
+                3 => HttpError::internal("Storage failed").into(),
+                _ => HttpError::too_many_requests("Slow down").into(),
+            })
+        })
+        .into()])
+        .unwrap();
+        runtime.block_on(async {
+            for (id, status) in [(1, 404), (2, 409), (2, 409), (3, 500), (4, 429), (2, 409)] {
+                let answer = pipeline.handle(get(&format!("/users/{id}"))).await;
+                assert_eq!(answer.status(), status, "the answer is unchanged");
+            }
+        });
+    });
+    // Not the 500's own log: the warnings only.
+    let warned: Vec<(Option<String>, Option<String>)> = events
+        .with_field("status")
+        .iter()
+        .filter(|fields| field(fields, "message").is_some_and(|m| m.contains("does not declare")))
+        .map(|fields| (field(fields, "route"), field(fields, "status")))
+        .collect();
+    let route = Some("/users/:id".to_owned());
+    assert_eq!(
+        warned,
+        [
+            (route.clone(), Some("409".to_owned())),
+            (route, Some("429".to_owned()))
+        ]
+    );
 }

@@ -326,7 +326,7 @@ impl<M, K, P, Q, B, R, E> EndpointBuilder<M, K, P, Q, B, R, E> {
     /// - [`ConfigError::RouteParamsMismatch`] when the params type's field names are not the
     ///   route's param names;
     /// - [`ConfigError::ErrorStatus`] when the declared errors list no status, or one outside
-    ///   `400..=599`.
+    ///   `400..=599`, or an [`http_error`](Self::http_error) status is outside `400..=599`.
     pub fn build(self) -> Result<Endpoint<P, Q, B, R, E>, ConfigError>
     where
         M: ContractMethod,
@@ -355,6 +355,7 @@ impl<M, K, P, Q, B, R, E> EndpointBuilder<M, K, P, Q, B, R, E> {
             });
         }
         spec.errors = DeclaredErrors::of::<E>(spec.route.as_str())?;
+        spec.settings.check_http_errors(spec.route.as_str())?;
         Ok(Endpoint {
             spec: Arc::new(spec),
             _types: PhantomData,

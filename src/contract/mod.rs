@@ -7,6 +7,7 @@ mod errors;
 pub(crate) mod events;
 #[cfg(feature = "pipeline")]
 mod events_body;
+mod http_errors;
 pub mod method;
 mod settings;
 mod slot;

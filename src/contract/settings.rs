@@ -5,6 +5,7 @@ use std::borrow::Cow;
 
 use http::StatusCode;
 
+use super::http_errors::HttpErrorAnswer;
 use super::Security;
 #[cfg(feature = "pipeline")]
 use crate::middleware::Middleware;
@@ -31,4 +32,6 @@ pub(crate) struct Settings {
     pub(crate) tags: Vec<Cow<'static, str>>,
     /// The credentials the contract requires, any one of them.
     pub(crate) security: Vec<Security>,
+    /// The `HttpError` answers it declares, in the order declared, one per status.
+    pub(crate) http_errors: Vec<HttpErrorAnswer>,
 }

@@ -78,11 +78,28 @@ pub enum ConfigError {
         /// The [name](crate::Security::name) of the scheme nothing verifies.
         scheme: String,
     },
+    /// An OpenAPI document is built from a handler list
+    /// ([`OpenApi::handlers`](crate::openapi::OpenApi::handlers)) that holds handlers it
+    /// cannot describe: converted with `.into()`, which erases their types. They would be
+    /// served undocumented.
+    ///
+    /// Fix it by converting each with `.documented()` (or `.undocumented()` to leave it out
+    /// of the document on purpose).
+    Undocumented {
+        /// Each handler the document cannot describe, as `METHOD /route`.
+        handlers: Vec<String>,
+    },
 }
 
 impl fmt::Display for ConfigError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            Self::Undocumented { handlers } => write!(
+                f,
+                "the OpenAPI document cannot describe {}: make each with `.documented()` \
+                 instead of `.into()` (or `.undocumented()` to leave it out)",
+                handlers.join(", ")
+            ),
             Self::InvalidRoute { route, reason } => write!(f, "invalid route `{route}`: {reason}"),
             Self::RouteParamsMismatch {
                 route,

@@ -26,6 +26,7 @@ use crate::validation::details_from_rules;
 
 use super::answer_size::AnswerSize;
 use super::pipeline_parts::PipelineParts;
+use super::undeclared_status::UndeclaredStatuses;
 
 /// A function bound to its contract, with its type.
 pub(super) struct Bound<F> {
@@ -33,6 +34,18 @@ pub(super) struct Bound<F> {
     pub(super) spec: Arc<EndpointSpec>,
     /// The size of the function's last JSON answer.
     pub(super) answer_size: AnswerSize,
+    /// The `HttpError` statuses the contract does not declare, once warned about.
+    pub(super) undeclared: UndeclaredStatuses,
+}
+
+impl<F> Bound<F> {
+    /// The function's error as its contract answers it (error path only): its declared
+    /// error recognised, an undeclared typed error hidden, an undeclared status warned about.
+    fn answer_error(&self, error: Error) -> Error {
+        let error = self.spec.recognise(error);
+        self.undeclared.check(&self.spec, &error);
+        error
+    }
 }
 
 /// The contract's types, carried without being held.
@@ -243,9 +256,8 @@ where
                 StageProj::Running { future } => {
                     let value = match ready!(future.poll(cx)) {
                         Ok(value) => value,
-                        // The contract's declared error answered as declared: error path only.
                         Err(error) => {
-                            return Poll::Ready(Err(this.typed.bound.spec.recognise(error)))
+                            return Poll::Ready(Err(this.typed.bound.answer_error(error)))
                         }
                     };
                     let spec = &this.typed.bound.spec;

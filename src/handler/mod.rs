@@ -4,8 +4,11 @@ mod answer_size;
 mod bind;
 mod bindings;
 mod call;
+#[cfg(feature = "openapi")]
+mod documentation;
 mod nest;
 mod pipeline_parts;
+mod undeclared_status;
 
 use std::fmt;
 use std::future::Future;
@@ -20,6 +23,8 @@ use crate::request::CallHandler;
 pub use bind::{bind, Binder};
 pub use bindings::{Append, Binding, Bindings, FromProvider, FromState, StateValue};
 use call::{Bound, Call};
+#[cfg(feature = "openapi")]
+pub(crate) use documentation::Documentation;
 pub use nest::nest;
 
 /// An async function bound to a contract. Made by [`handler()`], or by [`bind`] with state,
@@ -117,10 +122,11 @@ impl<P, Q, B, R, E> Handler<P, Q, B, R, E> {
         Handler {
             endpoint,
             func: Arc::new(Bound {
-            f,
-            spec,
-            answer_size: Default::default(),
-        }),
+                f,
+                spec,
+                answer_size: Default::default(),
+                undeclared: Default::default(),
+            }),
             middleware,
         }
     }
@@ -246,6 +252,9 @@ pub struct AnyHandler {
     pub(crate) call: Arc<dyn CallHandler>,
     /// The handler's own middleware, run inside the contract's: outermost first.
     pub(crate) middleware: Vec<Middleware>,
+    /// What the OpenAPI document knows of it.
+    #[cfg(feature = "openapi")]
+    pub(crate) documentation: Documentation,
 }
 
 impl fmt::Debug for AnyHandler {
@@ -260,6 +269,8 @@ impl<P: Slot, Q: Slot, B: Slot, R: Slot, E> From<Handler<P, Q, B, R, E>> for Any
             spec: Arc::clone(handler.endpoint.spec()),
             call: handler.func.for_pipeline(),
             middleware: handler.middleware,
+            #[cfg(feature = "openapi")]
+            documentation: Documentation::Unknown,
         }
     }
 }
@@ -280,6 +291,10 @@ mod tests {
         let handler = super::handler(endpoint, |_| async { Ok(crate::contract::NoContent) });
         let future = super::AnyHandler::from(handler).call.call(Request::probe());
         assert!(std::mem::size_of_val(&*future) < 1024);
-        assert!(std::mem::size_of::<Request>() <= 400, "{}", std::mem::size_of::<Request>());
+        assert!(
+            std::mem::size_of::<Request>() <= 400,
+            "{}",
+            std::mem::size_of::<Request>()
+        );
     }
 }

@@ -46,14 +46,11 @@ pub fn nest(
 ) -> Result<Vec<AnyHandler>, ConfigError> {
     handlers
         .into_iter()
-        .map(|handler| {
+        .map(|mut handler| {
             let mut spec = (*handler.spec).clone();
             spec.route = spec.route.prefixed(prefix)?;
-            Ok(AnyHandler {
-                spec: Arc::new(spec),
-                call: handler.call,
-                middleware: handler.middleware,
-            })
+            handler.spec = Arc::new(spec);
+            Ok(handler)
         })
         .collect()
 }
@@ -61,7 +58,7 @@ pub fn nest(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{handler, Endpoint, contract::NoContent};
+    use crate::{contract::NoContent, handler, Endpoint};
 
     fn ping() -> AnyHandler {
         let ping = Endpoint::get(crate::route::static_path("/ping"))

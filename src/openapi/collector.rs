@@ -9,29 +9,24 @@ use serde_json::{json, Map, Value};
 use super::entry::Entry;
 use super::paths::openapi_path;
 use super::pipeline_errors::standard_responses;
-use super::{inline, reference, schema, Document, OpenApiVersion, Operation, SchemaFn};
-use crate::contract::{Endpoint, Presence, Slot};
+use super::{schema, Document, OpenApiVersion, Operation};
+use crate::contract::{Endpoint, Slot};
 use crate::error::{ErrorAnswer, ErrorBody};
-use crate::handler::{AnyHandler, Handler};
 
-fn declared<T: Slot>() -> bool {
-    <T::Presence as Presence>::DECLARED
-}
-
-/// Collects contracts and builds an OpenAPI 3.1 [`Document`] from them (or 3.0.3:
+/// Collects what to document and builds an OpenAPI 3.1 [`Document`] from it (or 3.0.3:
 /// [`OpenApi::openapi_version`]).
 ///
-/// Add contracts with [`OpenApi::endpoint`] (or typed handlers with [`OpenApi::register`],
-/// which hands back the [`AnyHandler`] for the adapter's list), describe what the pipeline
-/// cannot know with the `_with` variants and an [`Operation`], then [`OpenApi::build`].
+/// [`OpenApi::handlers`] documents the handler list an adapter serves (each made with
+/// [`Handler::documented`](crate::handler::Handler::documented)), so that one list serves and
+/// documents; [`OpenApi::endpoint`] documents a contract that is not served here. Then
+/// [`OpenApi::build`].
 ///
 /// Types are read when the contract is added: every slot type needs
 /// [`JsonSchema`] (the empty markers [`NoParams`](crate::NoParams),
 /// [`NoQuery`](crate::NoQuery), [`NoBody`](crate::NoBody), [`NoContent`](crate::contract::NoContent)
 /// and [`NoErrors`](crate::error::NoErrors) have it). A contract's declared errors
-/// ([`ErrorAnswer`]) are documented under each of their statuses with their own schema.
-/// A handler list of [`AnyHandler`]s has lost its types, so register handlers before
-/// they are erased — or document the contracts, which are plain values.
+/// ([`ErrorAnswer`]) are documented under each of their statuses with their own schema, its
+/// [`http_error`](crate::contract::EndpointBuilder::http_error)s with [`ErrorBody`].
 ///
 /// Adding the same method and route twice keeps the last.
 ///
@@ -146,7 +141,8 @@ impl OpenApi {
         self.security_scheme(name, json!({ "type": "http", "scheme": "bearer" }))
     }
 
-    /// Documents a contract.
+    /// Documents a contract that is not served here (a client's view of another service);
+    /// for the handlers a server serves, use [`OpenApi::handlers`].
     pub fn endpoint<P, Q, B, R, E>(self, endpoint: &Endpoint<P, Q, B, R, E>) -> Self
     where
         P: Slot + JsonSchema,
@@ -158,19 +154,19 @@ impl OpenApi {
         self.endpoint_with(endpoint, |op| op)
     }
 
-    /// Documents a contract, with what the pipeline cannot know about it.
+    /// Documents a contract, with what the contract does not say about it.
     ///
     /// ```
     /// use pactum::http::StatusCode;
     /// use pactum::openapi::OpenApi;
     /// use pactum::{route, Endpoint};
     ///
-    /// let me = Endpoint::get(route!("/me")).build()?;
+    /// let me = Endpoint::get(route!("/me"))
+    ///     .http_error(StatusCode::UNAUTHORIZED, "No or bad token")
+    ///     .build()?;
     /// let doc = OpenApi::new("Auth", "1.0.0")
     ///     .bearer_auth("bearer")
-    ///     .endpoint_with(&me, |op| {
-    ///         op.security("bearer").error(StatusCode::UNAUTHORIZED, "No or bad token")
-    ///     })
+    ///     .endpoint_with(&me, |op| op.security("bearer"))
     ///     .build();
     /// let op = &doc.as_value()["paths"]["/me"]["get"];
     /// assert_eq!(op["security"][0]["bearer"], serde_json::json!([]));
@@ -193,48 +189,6 @@ impl OpenApi {
         self
     }
 
-    /// Documents a handler's contract and gives the handler back, erased for an adapter's list.
-    ///
-    /// ```
-    /// use pactum::openapi::OpenApi;
-    /// use pactum::{handler, route, handler::AnyHandler, Endpoint, contract::NoContent};
-    ///
-    /// let health = Endpoint::get(route!("/health")).build()?;
-    /// let mut api = OpenApi::new("Ops", "1.0.0");
-    /// let handlers: Vec<AnyHandler> = vec![
-    ///     api.register(handler(health, |_| async { Ok(NoContent) })),
-    /// ];
-    /// assert!(api.build().as_value()["paths"]["/health"]["get"].is_object());
-    /// # Ok::<(), pactum::error::ConfigError>(())
-    /// ```
-    pub fn register<P, Q, B, R, E>(&mut self, handler: Handler<P, Q, B, R, E>) -> AnyHandler
-    where
-        P: Slot + JsonSchema,
-        Q: Slot + JsonSchema,
-        B: Slot + JsonSchema,
-        R: Slot + JsonSchema,
-        E: ErrorAnswer + JsonSchema,
-    {
-        self.register_with(handler, |op| op)
-    }
-
-    /// [`OpenApi::register`], with what the pipeline cannot know about the operation.
-    pub fn register_with<P, Q, B, R, E>(
-        &mut self,
-        handler: Handler<P, Q, B, R, E>,
-        describe: impl FnOnce(Operation) -> Operation,
-    ) -> AnyHandler
-    where
-        P: Slot + JsonSchema,
-        Q: Slot + JsonSchema,
-        B: Slot + JsonSchema,
-        R: Slot + JsonSchema,
-        E: ErrorAnswer + JsonSchema,
-    {
-        self.push(handler.endpoint(), describe(Operation::new()));
-        handler.into()
-    }
-
     fn push<P, Q, B, R, E>(&mut self, endpoint: &Endpoint<P, Q, B, R, E>, operation: Operation)
     where
         P: Slot + JsonSchema,
@@ -243,16 +197,14 @@ impl OpenApi {
         R: Slot + JsonSchema,
         E: ErrorAnswer + JsonSchema,
     {
-        let entry = Entry {
-            spec: Arc::clone(endpoint.spec()),
-            params: declared::<P>().then_some(inline::<P> as SchemaFn),
-            query: declared::<Q>().then_some(inline::<Q> as SchemaFn),
-            body: declared::<B>().then_some(reference::<B> as SchemaFn),
-            body_media: super::entry::body_media(B::BODY),
-            response: declared::<R>().then_some(reference::<R> as SchemaFn),
-            errors: (!E::STATUSES.is_empty()).then_some(reference::<E> as SchemaFn),
+        self.push_entry(Entry::of::<P, Q, B, R, E>(
+            Arc::clone(endpoint.spec()),
             operation,
-        };
+        ));
+    }
+
+    /// Adds `entry`, in place of one with its method and route.
+    pub(super) fn push_entry(&mut self, entry: Entry) {
         self.entries
             .retain(|e| e.spec.method != entry.spec.method || e.spec.route != entry.spec.route);
         self.entries.push(entry);

@@ -240,7 +240,7 @@ fn file_handler(
         let file = file.clone();
         async move { Ok(file) }
     })
-    .into()
+    .undocumented()
 }
 
 /// The page's files' URLs relative to the page at `path`: `docs/` for `/docs` (the files are

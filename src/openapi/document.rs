@@ -104,7 +104,7 @@ impl Document {
             let doc = doc.clone();
             async move { Ok(doc) }
         })
-        .into())
+        .undocumented())
     }
 }
 

@@ -4,15 +4,19 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 use http::StatusCode;
-use schemars::SchemaGenerator;
+use schemars::{JsonSchema, SchemaGenerator};
 use serde_json::{json, Map, Value};
 
-use super::operation::Content;
+use super::operation::{Content, DeclaredResponse};
 use super::paths::{default_operation_id, query_parameters};
 use super::pipeline_errors::standard_ref;
-use super::{Operation, SchemaFn};
-use crate::contract::{BodyKind, EndpointSpec, Format, Security, SecurityScheme};
-use crate::error::Rejection;
+use super::{inline, reference, Operation, SchemaFn};
+use crate::contract::{BodyKind, EndpointSpec, Format, Presence, Security, SecurityScheme, Slot};
+use crate::error::{ErrorAnswer, Rejection};
+
+fn declared<T: Slot>() -> bool {
+    <T::Presence as Presence>::DECLARED
+}
 
 /// One documented contract: its erased parts and how to make its schemas.
 #[derive(Debug, Clone)]
@@ -31,6 +35,27 @@ pub(super) struct Entry {
 }
 
 impl Entry {
+    /// The entry of a contract with these types.
+    pub(super) fn of<P, Q, B, R, E>(spec: Arc<EndpointSpec>, operation: Operation) -> Self
+    where
+        P: Slot + JsonSchema,
+        Q: Slot + JsonSchema,
+        B: Slot + JsonSchema,
+        R: Slot + JsonSchema,
+        E: ErrorAnswer + JsonSchema,
+    {
+        Self {
+            spec,
+            params: declared::<P>().then_some(inline::<P> as SchemaFn),
+            query: declared::<Q>().then_some(inline::<Q> as SchemaFn),
+            body: declared::<B>().then_some(reference::<B> as SchemaFn),
+            body_media: body_media(B::BODY),
+            response: declared::<R>().then_some(reference::<R> as SchemaFn),
+            errors: (!E::STATUSES.is_empty()).then_some(reference::<E> as SchemaFn),
+            operation,
+        }
+    }
+
     pub(super) fn operation_object(
         &self,
         requests: &mut SchemaGenerator,
@@ -131,7 +156,13 @@ impl Entry {
             let statuses = errors.statuses;
             super::declared_errors::document(&mut answers, statuses, make, responses, error_body);
         }
-        for declared in &extra.responses {
+        // The contract's `HttpError` answers, then the other answers declared by hand.
+        let http_errors = settings.http_errors.iter().map(|answer| DeclaredResponse {
+            status: answer.status,
+            description: answer.description.clone().into_owned(),
+            content: Content::Error,
+        });
+        for declared in http_errors.chain(extra.responses.iter().cloned()) {
             let key = declared
                 .status
                 .map_or_else(|| "default".to_owned(), |s| s.as_str().to_owned());

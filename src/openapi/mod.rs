@@ -10,6 +10,7 @@ mod operation;
 mod paths;
 mod pipeline_errors;
 mod schema;
+mod served;
 mod version;
 
 use schemars::{JsonSchema, Schema, SchemaGenerator};

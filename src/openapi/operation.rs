@@ -5,26 +5,31 @@ use schemars::JsonSchema;
 
 use super::{reference, SchemaFn};
 
-/// What the pipeline cannot know about an operation: the errors its handler and middleware
-/// return, other answers, security requirements, and overrides of the contract's metadata.
+/// What the contract does not say about an operation: answers that are not errors, security
+/// requirements checked outside pactum, deprecation, and overrides of the contract's metadata.
+/// (Error answers belong to the contract: [`EndpointBuilder::http_error`] and
+/// [`EndpointBuilder::errors`], which the server also knows.)
 ///
-/// Given to the closures of [`OpenApi::endpoint_with`] and [`OpenApi::register_with`]; each
+/// Given to the closures of [`Handler::documented_with`] and [`OpenApi::endpoint_with`]; each
 /// method returns the operation, so calls chain.
 ///
+/// [`EndpointBuilder::http_error`]: crate::contract::EndpointBuilder::http_error
+/// [`EndpointBuilder::errors`]: crate::contract::EndpointBuilder::errors
+/// [`Handler::documented_with`]: crate::handler::Handler::documented_with
 /// [`OpenApi::endpoint_with`]: super::OpenApi::endpoint_with
-/// [`OpenApi::register_with`]: super::OpenApi::register_with
 ///
 /// ```
 /// use pactum::http::StatusCode;
 /// use pactum::openapi::OpenApi;
 /// use pactum::{route, Endpoint};
 ///
-/// let delete = Endpoint::delete(route!("/cache")).build()?;
+/// let delete = Endpoint::delete(route!("/cache"))
+///     .http_error(StatusCode::CONFLICT, "A refill is running")
+///     .build()?;
 /// let doc = OpenApi::new("Cache", "1.0.0")
 ///     .endpoint_with(&delete, |op| {
 ///         op.summary("Empty the cache")
 ///             .tag("admin")
-///             .error(StatusCode::CONFLICT, "A refill is running")
 ///             .response(StatusCode::ACCEPTED, "Emptying started")
 ///             .deprecated()
 ///     })
@@ -93,22 +98,6 @@ impl Operation {
     pub fn tag(mut self, tag: impl Into<String>) -> Self {
         self.tags.push(tag.into());
         self
-    }
-
-    /// Declares an error answer with the [`ErrorBody`] schema: what a
-    /// handler's or middleware's [`HttpError`](crate::HttpError) with this status sends. On a
-    /// status the pipeline also answers (e.g. 404 on a route with params) both descriptions
-    /// are kept.
-    ///
-    /// [`ErrorBody`]: crate::error::ErrorBody
-    pub fn error(self, status: StatusCode, description: impl Into<String>) -> Self {
-        self.declare(Some(status), description, Content::Error)
-    }
-
-    /// Declares the `default` answer as an error: for operations that can answer with statuses
-    /// not listed one by one.
-    pub fn default_error(self, description: impl Into<String>) -> Self {
-        self.declare(None, description, Content::Error)
     }
 
     /// Declares an answer without a body (e.g. a status a handler sets with

@@ -8,15 +8,15 @@ use http::Method;
 use percent_encoding::percent_decode_str;
 
 use super::path_index::PathIndex;
-use super::AnswerMode;
 use super::security_check::required as security_check;
-use crate::security::SecurityScheme;
+use super::AnswerMode;
 use crate::error::ConfigError;
 use crate::handler::AnyHandler;
 use crate::middleware::Middleware;
 use crate::request::CallHandler;
 use crate::request::RawParams;
 use crate::route::RouteName;
+use crate::security::SecurityScheme;
 use smallvec::SmallVec;
 
 pub(crate) struct RouteTable {
@@ -87,6 +87,7 @@ impl RouteTable {
             spec,
             call: handler,
             middleware,
+            ..
         } in handlers
         {
             let key = spec.route.to_matcher_syntax();

@@ -214,3 +214,30 @@ fn a_declared_error_is_an_error_status() {
         )
     );
 }
+
+#[test]
+fn a_declared_http_error_is_an_error_status() {
+    let err = Endpoint::get(route!("/fine"))
+        .http_error(StatusCode::NOT_FOUND, "Not here")
+        .http_error(StatusCode::OK, "Fine")
+        .build()
+        .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "route `/fine` declares errors `HttpError` with status 200 OK: declared errors answer 400 to 599"
+    );
+    let fine = Endpoint::get(route!("/fine"))
+        .http_error(StatusCode::NOT_FOUND, "Not here")
+        .http_error(StatusCode::NOT_FOUND, "Gone from here")
+        .default_http_error("Relayed")
+        .build()
+        .expect("valid contract");
+    let declared: Vec<_> = fine.http_errors().collect();
+    assert_eq!(
+        declared,
+        [
+            (Some(StatusCode::NOT_FOUND), "Gone from here"),
+            (None, "Relayed")
+        ]
+    );
+}

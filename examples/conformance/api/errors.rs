@@ -32,6 +32,7 @@ pub fn status_error() -> Endpoint<CodePath, NoQuery, NoBody, Health> {
             .name("statusError")
             .summary("Always fails with the status in the path")
             .tag("errors")
+            .default_http_error("`custom error`, with the status given in the path.")
             .build(),
     )
 }

@@ -41,5 +41,5 @@ pub fn events_handler() -> AnyHandler {
         let ticks = (1..=ctx.query.count).map(|n| Event::new(Tick { n }).with_id(n.to_string()));
         Ok(Events::new(futures_util::stream::iter(ticks)))
     })
-    .into()
+    .documented()
 }

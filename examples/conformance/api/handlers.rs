@@ -8,8 +8,8 @@ use pactum::http::StatusCode;
 use pactum::{bind, handler, handler::AnyHandler, Ctx, Error, HttpError, NoParams, NoQuery};
 
 use super::{
-    auth, bad_response, create_note, create_user, delete_user, echo, get_file, get_repo, get_user,
-    health, list_users, me, openapi, panic_error, plain_error, replace_user, slow, status_error,
+    auth, bad_response, create_note, create_user, delete_user, described, echo, get_file, get_repo,
+    get_user, health, list_users, me, panic_error, plain_error, replace_user, slow, status_error,
     trace, update_user, AuthUser, CodePath, Deleted, Echo, FilePath, Health, ListQuery, Me,
     NewNote, NewUser, Note, RepoPath, Slept, SlowQuery, Trace, TraceLog, User, UserPage, UserPatch,
     UserPath, DOCS_PATH, OPENAPI_PATH,
@@ -55,9 +55,21 @@ fn user_from(id: u64, new: NewUser) -> User {
     }
 }
 
-/// Every handler of the conformance fixture over a fresh, empty store, `GET /openapi.json`, and
-/// its docs page at `GET /docs`.
+/// Every handler of the conformance fixture over a fresh, empty store, `GET /openapi.json`
+/// (the document of that same list), and its docs page at `GET /docs`.
 pub fn handlers() -> Vec<AnyHandler> {
+    let mut handlers = api_handlers();
+    let doc = described(&handlers).build();
+    let served = doc.handler(OPENAPI_PATH);
+    handlers.push(served.unwrap_or_else(|e| panic!("invalid contract: {e}")));
+    // The docs page and the three files it loads (Swagger UI, embedded in pactum).
+    let page = doc.docs_page(DOCS_PATH, OPENAPI_PATH).handlers();
+    handlers.extend(page.unwrap_or_else(|e| panic!("invalid contract: {e}")));
+    handlers
+}
+
+/// The API's handlers over a fresh, empty store, each documented.
+pub fn api_handlers() -> Vec<AnyHandler> {
     let store: Shared = Arc::default();
     let s = || Arc::clone(&store);
     let mut handlers: Vec<AnyHandler> = vec![
@@ -66,7 +78,7 @@ pub fn handlers() -> Vec<AnyHandler> {
                 status: "ok".into(),
             })
         })
-        .into(),
+        .documented(),
         handler(list_users(), {
             let store = s();
             move |ctx: Ctx<NoParams, ListQuery>| {
@@ -95,7 +107,7 @@ pub fn handlers() -> Vec<AnyHandler> {
                 }
             }
         })
-        .into(),
+        .documented(),
         handler(create_user(), {
             let store = s();
             move |ctx: Ctx<NoParams, NoQuery, NewUser>| {
@@ -112,7 +124,7 @@ pub fn handlers() -> Vec<AnyHandler> {
                 }
             }
         })
-        .into(),
+        .documented(),
         handler(get_user(), {
             let store = s();
             move |ctx: Ctx<UserPath>| {
@@ -126,7 +138,7 @@ pub fn handlers() -> Vec<AnyHandler> {
                 }
             }
         })
-        .into(),
+        .documented(),
         handler(replace_user(), {
             let store = s();
             move |ctx: Ctx<UserPath, NoQuery, NewUser>| {
@@ -146,7 +158,7 @@ pub fn handlers() -> Vec<AnyHandler> {
                 }
             }
         })
-        .into(),
+        .documented(),
         handler(update_user(), {
             let store = s();
             move |ctx: Ctx<UserPath, NoQuery, UserPatch>| {
@@ -180,7 +192,7 @@ pub fn handlers() -> Vec<AnyHandler> {
                 }
             }
         })
-        .into(),
+        .documented(),
         handler(delete_user(), {
             let store = s();
             move |ctx: Ctx<UserPath>| {
@@ -192,23 +204,23 @@ pub fn handlers() -> Vec<AnyHandler> {
                 }
             }
         })
-        .into(),
+        .documented(),
         handler(
             get_repo(),
             |ctx: Ctx<RepoPath>| async move { Ok(ctx.params) },
         )
-        .into(),
+        .documented(),
         handler(
             get_file(),
             |ctx: Ctx<FilePath>| async move { Ok(ctx.params) },
         )
-        .into(),
+        .documented(),
         // The user arrives typed from the `auth` provider bound to the handler: no lookup, no
         // 401 of the handler's own.
         bind(me())
             .provide(auth())
             .to(|_ctx: Ctx, (user,): (AuthUser,)| async move { Ok(Me { user: user.0 }) })
-            .into(),
+            .documented(),
         bind(create_note())
             .provide(auth())
             .to(
@@ -219,7 +231,7 @@ pub fn handlers() -> Vec<AnyHandler> {
                     })
                 },
             )
-            .into(),
+            .documented(),
         handler(trace(), |ctx: Ctx| async move {
             let mut trace = ctx
                 .extensions
@@ -230,21 +242,21 @@ pub fn handlers() -> Vec<AnyHandler> {
             trace.push("handler".to_owned());
             Ok(Trace { trace })
         })
-        .into(),
+        .documented(),
         handler(plain_error(), |_| async {
             Err(std::io::Error::other("boom").into())
         })
-        .into(),
+        .documented(),
         handler(status_error(), |ctx: Ctx<CodePath>| async move {
             let status = StatusCode::from_u16(ctx.params.code)
                 .map_err(|e| HttpError::bad_request("bad status").with_source(e))?;
             Err(HttpError::new(status, "custom error").into())
         })
-        .into(),
+        .documented(),
         handler(panic_error(), |_| async {
             panic!("deliberate panic from /errors/panic")
         })
-        .into(),
+        .documented(),
         handler(bad_response(), |_| async {
             Ok(User {
                 id: 0,
@@ -255,18 +267,18 @@ pub fn handlers() -> Vec<AnyHandler> {
                 active: true,
             })
         })
-        .into(),
+        .documented(),
         handler(echo(), |ctx: Ctx<NoParams, NoQuery, Echo>| async move {
             Ok(ctx.body)
         })
-        .into(),
+        .documented(),
         handler(slow(), |ctx: Ctx<NoParams, SlowQuery>| async move {
             tokio::time::sleep(Duration::from_millis(ctx.query.ms)).await;
             Ok(Slept {
                 slept: ctx.query.ms,
             })
         })
-        .into(),
+        .documented(),
     ];
     handlers.push(super::get_user_v2_handler({
         let store = s();
@@ -276,11 +288,5 @@ pub fn handlers() -> Vec<AnyHandler> {
     handlers.push(super::hello_txt_handler());
     handlers.push(super::upload_handler());
     handlers.push(super::events_handler());
-    let doc = openapi().build();
-    let served = doc.handler(OPENAPI_PATH);
-    handlers.push(served.unwrap_or_else(|e| panic!("invalid contract: {e}")));
-    // The docs page and the three files it loads (Swagger UI, embedded in pactum).
-    let page = doc.docs_page(DOCS_PATH, OPENAPI_PATH).handlers();
-    handlers.extend(page.unwrap_or_else(|e| panic!("invalid contract: {e}")));
     handlers
 }

@@ -1,6 +1,6 @@
 //! The routes behind middleware (bearer auth, the order of two), and the middleware.
 
-use pactum::http::{HeaderName, HeaderValue};
+use pactum::http::{HeaderName, HeaderValue, StatusCode};
 use pactum::middleware::{Provider, Request};
 use pactum::schemars::{self, JsonSchema};
 use pactum::validator::Validate;
@@ -34,6 +34,10 @@ pub struct Trace {
     pub trace: Vec<String>,
 }
 
+/// The 401 of the routes behind the bearer-token provider, as the document describes it.
+pub const UNAUTHORIZED: &str = "`Unauthorized` without a bearer token, `Invalid token` with \
+                                another token than `secret-token`; the body is not read.";
+
 pub fn me() -> Endpoint<NoParams, NoQuery, NoBody, Me> {
     built(
         Endpoint::get(route!("/me"))
@@ -42,6 +46,7 @@ pub fn me() -> Endpoint<NoParams, NoQuery, NoBody, Me> {
             .name("me")
             .summary("The authenticated user")
             .tag("auth")
+            .http_error(StatusCode::UNAUTHORIZED, UNAUTHORIZED)
             .build(),
     )
 }
@@ -55,6 +60,7 @@ pub fn create_note() -> Endpoint<NoParams, NoQuery, NewNote, Note> {
             .name("createNote")
             .summary("Create a note as the authenticated user")
             .tag("auth")
+            .http_error(StatusCode::UNAUTHORIZED, UNAUTHORIZED)
             .build(),
     )
 }

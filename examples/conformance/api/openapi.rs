@@ -1,13 +1,9 @@
 //! The OpenAPI document, served at `GET /openapi.json`.
 
-use pactum::http::StatusCode;
+use pactum::handler::AnyHandler;
 use pactum::openapi::OpenApi;
 
-use super::{
-    bad_response, create_note, create_user, delete_user, echo, get_file, get_repo, get_user,
-    health, list_users, me, panic_error, plain_error, replace_user, slow, status_error, trace,
-    update_user, webhook, whoami,
-};
+use super::api_handlers;
 
 /// Where the fixture serves its OpenAPI document.
 pub const OPENAPI_PATH: &str = "/openapi.json";
@@ -16,14 +12,16 @@ pub const OPENAPI_PATH: &str = "/openapi.json";
 /// document either.
 pub const DOCS_PATH: &str = "/docs";
 
-/// The fixture's OpenAPI 3.1 document: every contract above, plus what the pipeline cannot
-/// know — the errors the handlers and the auth middleware return. The bearer scheme comes from
-/// the contracts (`Security::bearer()` on `/me` and `/me/notes`).
+/// The fixture's OpenAPI 3.1 document: the document of [`api_handlers`], the list the
+/// fixture serves.
 pub fn openapi() -> OpenApi {
-    let user_not_found = "`User not found`: no user has this id.";
-    let email_exists = "`Email already exists`: another user has this email (case-insensitive).";
-    let unauthorized = "`Unauthorized` without a bearer token, `Invalid token` with another token \
-                        than `secret-token`; the body is not read.";
+    described(&api_handlers())
+}
+
+/// The OpenAPI 3.1 document of `handlers`: every contract, with the errors its handler and
+/// middleware return (declared in the contract, `.http_error(..)`). The bearer scheme comes
+/// from the contracts (`Security::bearer()` on `/me` and `/me/notes`).
+pub fn described(handlers: &[AnyHandler]) -> OpenApi {
     OpenApi::new("pactum conformance fixture", env!("CARGO_PKG_VERSION"))
         .description(
             "Every behaviour of pactum behind one server (the fixture table in CONTRIBUTING.md). Users live in memory; \
@@ -41,53 +39,6 @@ pub fn openapi() -> OpenApi {
         .tag("ops", "Health, timing and a plain-text greeting")
         .tag("raw", "The raw body beside the parsed one, the client's address")
         .tag("uploads", "A multipart form with a file")
-        .endpoint(&health())
-        .endpoint(&list_users())
-        .endpoint_with(&create_user(), |op| {
-            op.error(StatusCode::CONFLICT, email_exists)
-        })
-        .endpoint_with(&get_user(), |op| {
-            op.error(StatusCode::NOT_FOUND, user_not_found)
-        })
-        .endpoint_with(&replace_user(), |op| {
-            op.error(StatusCode::NOT_FOUND, user_not_found)
-                .error(StatusCode::CONFLICT, email_exists)
-        })
-        .endpoint_with(&update_user(), |op| {
-            op.error(StatusCode::NOT_FOUND, user_not_found)
-                .error(StatusCode::CONFLICT, email_exists)
-        })
-        .endpoint_with(&delete_user(), |op| {
-            op.error(StatusCode::NOT_FOUND, user_not_found)
-        })
-        .endpoint(&super::get_user_v2())
-        .endpoint(&get_repo())
-        .endpoint(&get_file())
-        .endpoint_with(&me(), |op| {
-            op.error(StatusCode::UNAUTHORIZED, unauthorized)
-        })
-        .endpoint_with(&create_note(), |op| {
-            op.error(StatusCode::UNAUTHORIZED, unauthorized)
-        })
-        .endpoint(&trace())
-        .endpoint(&plain_error())
-        .endpoint_with(&status_error(), |op| {
-            op.default_error("`custom error`, with the status given in the path.")
-        })
-        .endpoint(&panic_error())
-        .endpoint(&bad_response())
-        .endpoint(&echo())
-        .endpoint(&slow())
-        .endpoint_with(&webhook(), |op| {
-            op.error(
-                StatusCode::UNAUTHORIZED,
-                "`Invalid signature`: `X-Signature` is missing or is not `sha256=` and the \
-                 lowercase hex HMAC-SHA256 of the exact body with the key `whsec`; checked \
-                 before the body's rules.",
-            )
-        })
-        .endpoint(&whoami())
-        .endpoint(&super::hello_txt())
-        .endpoint(&super::events())
-        .endpoint(&super::upload())
+        .handlers(handlers)
+        .unwrap_or_else(|e| panic!("the fixture documents every handler: {e}"))
 }

@@ -49,6 +49,12 @@ pub fn webhook() -> Endpoint<NoParams, NoQuery, WebhookEvent, WebhookAck> {
             .name("webhook")
             .summary("Receive an event signed over its exact bytes")
             .tag("raw")
+            .http_error(
+                pactum::http::StatusCode::UNAUTHORIZED,
+                "`Invalid signature`: `X-Signature` is missing or is not `sha256=` and the \
+                 lowercase hex HMAC-SHA256 of the exact body with the key `whsec`; checked \
+                 before the body's rules.",
+            )
             .build(),
     )
 }
@@ -124,13 +130,13 @@ pub fn raw_handlers() -> Vec<AnyHandler> {
                 })
             },
         )
-        .into(),
+        .documented(),
         handler(whoami(), |ctx: Ctx| async move {
             let ip = ctx
                 .client_ip()
                 .ok_or_else(|| HttpError::internal("no peer address"))?;
             Ok(WhoAmI { ip: ip.to_string() })
         })
-        .into(),
+        .documented(),
     ]
 }

@@ -35,5 +35,5 @@ pub fn hello_txt_handler() -> AnyHandler {
         let name = ctx.query.name.as_deref().unwrap_or("world");
         Ok(Text::new(format!("hello {name}")))
     })
-    .into()
+    .documented()
 }

@@ -85,5 +85,5 @@ where
         let found = find(id);
         async move { Ok(found.ok_or_else(|| GetUserError::not_found(id))?) }
     })
-    .into()
+    .documented()
 }

@@ -73,5 +73,5 @@ pub fn upload_handler() -> AnyHandler {
             })
         },
     )
-    .into()
+    .documented()
 }

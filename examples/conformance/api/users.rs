@@ -120,6 +120,13 @@ pub struct Deleted {
     pub id: u64,
 }
 
+/// The 404 of the user routes, as the document describes it.
+pub const USER_NOT_FOUND: &str = "`User not found`: no user has this id.";
+
+/// The 409 of the routes that write a user's email.
+pub const EMAIL_EXISTS: &str =
+    "`Email already exists`: another user has this email (case-insensitive).";
+
 pub fn list_users() -> Endpoint<NoParams, ListQuery, NoBody, UserPage> {
     built(
         Endpoint::get(route!("/users"))
@@ -140,6 +147,7 @@ pub fn create_user() -> Endpoint<NoParams, NoQuery, NewUser, User> {
             .name("createUser")
             .summary("Create a user")
             .tag("users")
+            .http_error(StatusCode::CONFLICT, EMAIL_EXISTS)
             .build(),
     )
 }
@@ -152,6 +160,7 @@ pub fn get_user() -> Endpoint<UserPath, NoQuery, NoBody, User> {
             .name("getUser")
             .summary("Get a user")
             .tag("users")
+            .http_error(StatusCode::NOT_FOUND, USER_NOT_FOUND)
             .build(),
     )
 }
@@ -165,6 +174,8 @@ pub fn replace_user() -> Endpoint<UserPath, NoQuery, NewUser, User> {
             .name("replaceUser")
             .summary("Replace a user")
             .tag("users")
+            .http_error(StatusCode::NOT_FOUND, USER_NOT_FOUND)
+            .http_error(StatusCode::CONFLICT, EMAIL_EXISTS)
             .build(),
     )
 }
@@ -178,6 +189,8 @@ pub fn update_user() -> Endpoint<UserPath, NoQuery, UserPatch, User> {
             .name("updateUser")
             .summary("Update some fields of a user")
             .tag("users")
+            .http_error(StatusCode::NOT_FOUND, USER_NOT_FOUND)
+            .http_error(StatusCode::CONFLICT, EMAIL_EXISTS)
             .build(),
     )
 }
@@ -191,6 +204,7 @@ pub fn delete_user() -> Endpoint<UserPath, NoQuery, NoBody, Deleted> {
             .name("deleteUser")
             .summary("Delete a user")
             .tag("users")
+            .http_error(StatusCode::NOT_FOUND, USER_NOT_FOUND)
             .build(),
     )
 }

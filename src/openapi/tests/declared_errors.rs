@@ -106,14 +106,14 @@ fn no_declared_errors_no_change() {
 }
 
 #[test]
-fn an_operation_error_overrides_a_declared_status() {
+fn an_http_error_overrides_a_declared_status() {
     let item = Endpoint::get(route::pattern("/items/:id"))
         .params::<ItemPath>()
         .errors::<ItemError>()
+        .http_error(StatusCode::GONE, "Described by hand")
         .build()
         .unwrap();
-    let doc = doc(OpenApi::new("t", "1")
-        .endpoint_with(&item, |op| op.error(StatusCode::GONE, "Described by hand")));
+    let doc = doc(OpenApi::new("t", "1").endpoint(&item));
     let gone = &doc["paths"]["/items/{id}"]["get"]["responses"]["410"];
     assert_eq!(gone["description"], "Described by hand");
     assert_eq!(

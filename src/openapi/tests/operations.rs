@@ -196,6 +196,7 @@ fn metadata_and_declared_answers() {
         .summary("One file")
         .description("Reads a file.")
         .tag("files")
+        .http_error(StatusCode::NOT_FOUND, "File not found")
         .build()
         .unwrap();
     let doc = doc(OpenApi::new("t", "1")
@@ -203,7 +204,6 @@ fn metadata_and_declared_answers() {
         .tag("files", "Stored files")
         .endpoint_with(&get, |op| {
             op.tag("extra")
-                .error(StatusCode::NOT_FOUND, "File not found")
                 .response_json::<Item>(StatusCode::PARTIAL_CONTENT, "A part")
                 .security("bearer")
         }));

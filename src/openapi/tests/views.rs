@@ -104,11 +104,11 @@ fn request_schemas_are_what_serde_reads_and_response_schemas_what_it_writes() {
     let create = Endpoint::post(route::static_path("/accounts"))
         .body::<Account>()
         .response::<Account>()
+        .http_error(StatusCode::CONFLICT, "Taken")
         .build()
         .unwrap();
     let doc = doc(OpenApi::new("t", "1").endpoint_with(&create, |op| {
         op.response_json::<Account>(StatusCode::OK, "Already there")
-            .error(StatusCode::CONFLICT, "Taken")
     }));
     assert_refs_resolve(&doc);
     let op = &doc["paths"]["/accounts"]["post"];
