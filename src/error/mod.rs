@@ -8,6 +8,8 @@ mod foreign;
 mod http_error;
 mod rejection;
 mod request_info;
+#[cfg(feature = "pipeline")]
+mod undeclared;
 
 use std::any::TypeId;
 use std::fmt;
@@ -26,9 +28,9 @@ pub use http_error::HttpError;
 pub use rejection::Rejection;
 pub use request_info::RequestInfo;
 
-#[cfg(feature = "pipeline")]
-pub(crate) use declared::AnswerTypes;
 use declared::DeclaredAnswer;
+#[cfg(feature = "pipeline")]
+pub(crate) use undeclared::AnswerTypes;
 
 #[cfg(feature = "pipeline")]
 use crate::response::{Response, ResponseBody};

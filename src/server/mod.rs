@@ -11,14 +11,16 @@ mod in_flight;
 mod options;
 mod run;
 mod servable;
+mod serve;
 mod service;
 mod shutdown;
 #[cfg(feature = "tls")]
 mod tls;
 
 pub use options::ServerOptions;
-pub use run::{serve, serve_service, shutdown_signal, ServeError, Server};
+pub use run::{serve_service, shutdown_signal, ServeError, Server};
 pub use servable::Servable;
+pub use serve::{serve, Serve};
 pub use service::{service, PactumService, ResponseFuture};
 #[cfg(feature = "tls")]
 #[cfg_attr(docsrs, doc(cfg(feature = "tls")))]

@@ -19,10 +19,8 @@ use super::idle::{Http2Idle, Streams};
 use super::in_flight::InFlight;
 use super::options::ServerOptions;
 use super::servable::{CallShared, Foreign, PerConnection, Servable};
-use super::service::PactumService;
 use super::shutdown::Shutdown;
 use crate::error::ConfigError;
-use crate::pipeline::IntoPipeline;
 
 type ErrorHook = Arc<dyn Fn(&(dyn std::error::Error + 'static)) + Send + Sync>;
 
@@ -132,53 +130,11 @@ pub async fn shutdown_signal() {
     }
 }
 
-/// Serves an application — a handler list, or a [`Pipeline`](crate::Pipeline) (or its builder) with its
-/// settings — on hyper 1.x with the connection settings of `options`: HTTP/1.1 (keep-alive,
-/// pipelining) and HTTP/2 (h2c, or ALPN with TLS). The answers hyper gives itself to an
-/// HTTP/1.1 head it cannot parse or that is over the limits (400, 431, 414) go through the
-/// pipeline's error formatter too.
-///
-/// Resolves once the socket is bound (after `on_listen` ran), with a handle to stop it.
-///
-/// ```no_run
-/// use pactum::{handler, route, serve, Endpoint, ServerOptions};
-///
-/// # #[derive(serde::Serialize, serde::Deserialize, validator::Validate)]
-/// # struct Health { status: String }
-/// #[tokio::main]
-/// async fn main() -> Result<(), Box<dyn std::error::Error>> {
-///     let health = Endpoint::get(route!("/health")).response::<Health>().build()?;
-///     let server = serve(
-///         vec![handler(health, |_| async { Ok(Health { status: "ok".into() }) }).into()],
-///         ServerOptions::new().port(3000),
-///     )
-///     .await?;
-///     server.shutdown_on_signal().await;
-///     Ok(())
-/// }
-/// ```
-///
-/// # Errors
-///
-/// [`ServeError::Config`] for a handler list that cannot be routed, [`ServeError::Bind`] when
-/// the address cannot be bound (or, with a header read timeout, when the process's thread
-/// that keeps it cannot start: the system is out of threads).
-pub async fn serve(
-    app: impl IntoPipeline,
-    mut options: ServerOptions,
-) -> Result<Server, ServeError> {
-    let pipeline = app.into_pipeline()?;
-    options.error_answers = ErrorAnswers::of(&pipeline);
-    listen(PactumService::new(pipeline), options)
-        .await
-        .map_err(ServeError::Bind)
-}
-
 /// Serves any `tower::Service` with the native server's hardened connection settings
 /// (header read timeout, head and header-count limits, graceful shutdown, TLS).
 ///
 /// This is how another framework's service (a warp filter, an axum router, a
-/// [`PactumService`] wrapped in tower-http layers) gets the same protection. The answers hyper
+/// [`PactumService`](super::PactumService) wrapped in tower-http layers) gets the same protection. The answers hyper
 /// gives itself to an HTTP/1.1 head it cannot parse or that is over the limits (400, 431, 414)
 /// carry the built-in JSON error body (`{"error": "Bad request"}`, …).
 ///
@@ -194,7 +150,10 @@ pub async fn serve_service<S: Servable>(
 }
 
 /// Binds, then accepts connections, each served by the service `make` gives for its peer.
-async fn listen<M: PerConnection>(make: M, mut options: ServerOptions) -> std::io::Result<Server> {
+pub(super) async fn listen<M: PerConnection>(
+    make: M,
+    mut options: ServerOptions,
+) -> std::io::Result<Server> {
     if options.header_read_timeout.is_some() {
         super::head_watch::start()?;
     }
