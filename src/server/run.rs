@@ -24,7 +24,7 @@ use crate::error::ConfigError;
 
 type ErrorHook = Arc<dyn Fn(&(dyn std::error::Error + 'static)) + Send + Sync>;
 
-/// Why [`serve`] could not start.
+/// Why [`serve`](super::serve) could not start.
 #[derive(Debug)]
 #[non_exhaustive]
 pub enum ServeError {
