@@ -1,13 +1,7 @@
 //! The native server on hyper 1.x.
 
 mod builders;
-mod connection_service;
-mod control_frames;
-mod head_deadline;
-mod head_watch;
-mod hyper_errors;
-mod idle;
-mod in_flight;
+mod conn;
 mod options;
 mod run;
 mod servable;

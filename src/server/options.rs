@@ -4,7 +4,7 @@ use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
 
-use super::hyper_errors::ErrorAnswers;
+use super::conn::ErrorAnswers;
 #[cfg(feature = "tls")]
 use super::tls::TlsConfig;
 

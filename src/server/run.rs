@@ -1,28 +1,21 @@
-//! The accept loop, per-connection serving, and the [`Server`] handle.
+//! The accept loop (with the TLS handshake) and the [`Server`] handle; each connection is
+//! served by [`Connection`](super::conn::Connection) (`conn/`).
 
 use std::fmt;
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
-use hyper_util::rt::TokioIo;
-use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::net::TcpListener;
 use tokio::sync::{oneshot, Semaphore};
 use tokio::task::JoinHandle;
 
 use super::builders::Builders;
-use super::connection_service::ConnectionService;
-use super::head_deadline::HeadDeadline;
-use super::hyper_errors::{ErrorAnswers, HyperErrors};
-use super::idle::{Http2Idle, Streams};
-use super::in_flight::InFlight;
+use super::conn::Connection;
 use super::options::ServerOptions;
-use super::servable::{CallShared, Foreign, PerConnection, Servable};
+use super::servable::{Foreign, PerConnection, Servable};
 use super::shutdown::Shutdown;
 use crate::error::ConfigError;
-
-type ErrorHook = Arc<dyn Fn(&(dyn std::error::Error + 'static)) + Send + Sync>;
 
 /// Why [`serve`](super::serve) could not start.
 #[derive(Debug)]
@@ -155,7 +148,7 @@ pub(super) async fn listen<M: PerConnection>(
     mut options: ServerOptions,
 ) -> std::io::Result<Server> {
     if options.header_read_timeout.is_some() {
-        super::head_watch::start()?;
+        super::conn::start_head_watch()?;
     }
     let listener = TcpListener::bind((options.hostname.as_str(), options.port)).await?;
     let local_addr = listener.local_addr()?;
@@ -257,96 +250,4 @@ async fn accept_loop<M: PerConnection>(
         tracing::warn!("shutdown deadline passed; closing remaining connections");
     }
     finished
-}
-
-/// What one connection task needs.
-struct Connection<S> {
-    builders: Arc<Builders>,
-    service: S,
-    secure: bool,
-    header_read_timeout: Option<Duration>,
-    http2_idle_timeout: Option<Duration>,
-    shutdown: Arc<Shutdown>,
-    on_client_error: Option<ErrorHook>,
-    answers: ErrorAnswers,
-}
-
-impl<S: CallShared> Connection<S> {
-    async fn serve<I>(self, io: I)
-    where
-        I: AsyncRead + AsyncWrite + Unpin + Send + 'static,
-    {
-        let Self {
-            builders,
-            service,
-            secure,
-            header_read_timeout,
-            http2_idle_timeout,
-            shutdown,
-            on_client_error,
-            answers,
-        } = self;
-        // What the connection's head deadline needs to know: when a request is in flight.
-        let requests = Arc::new(InFlight::new(Arc::clone(&shutdown)));
-        // HTTP/2: the streams being worked on, for the idle timeout (`idle.rs`).
-        let streams = Arc::new(Streams::default());
-        let hyper_service = ConnectionService {
-            service,
-            secure,
-            in_flight: Arc::clone(&requests),
-            streams: Arc::clone(&streams),
-            shutdown: Arc::clone(&shutdown),
-        };
-        let io = HyperErrors::new(io, Arc::clone(&requests), answers);
-        let mut io = HeadDeadline::new(io, header_read_timeout, requests).http2_idle(
-            http2_idle_timeout.map(|timeout| Http2Idle {
-                timeout,
-                streams: Arc::clone(&streams),
-            }),
-        );
-        let http2 = match io.detect().await {
-            Ok(http2) => http2,
-            Err(error) => {
-                report_client_error(on_client_error.as_ref(), &error);
-                return;
-            }
-        };
-        // Without the `http2` feature, hyper's HTTP/1.1 parser answers the HTTP/2 preface.
-        #[cfg(not(feature = "http2"))]
-        let _ = http2;
-        #[cfg(feature = "http2")]
-        let served = if http2 {
-            let connection = builders
-                .http2
-                .serve_connection(TokioIo::new(io), hyper_service);
-            shutdown.watch(connection, streams).await
-        } else {
-            let connection = builders
-                .http1
-                .serve_connection(TokioIo::new(io), hyper_service);
-            shutdown.watch(connection, streams).await
-        };
-        #[cfg(not(feature = "http2"))]
-        let served = {
-            let connection = builders
-                .http1
-                .serve_connection(TokioIo::new(io), hyper_service);
-            shutdown.watch(connection, streams).await
-        };
-        if let Err(error) = served {
-            report_client_error(on_client_error.as_ref(), &error);
-        }
-    }
-
-    #[cfg(feature = "tls")]
-    fn client_error(&self, error: &(dyn std::error::Error + 'static)) {
-        report_client_error(self.on_client_error.as_ref(), error);
-    }
-}
-
-fn report_client_error(hook: Option<&ErrorHook>, error: &(dyn std::error::Error + 'static)) {
-    tracing::debug!(%error, "connection error");
-    if let Some(hook) = hook {
-        hook(error);
-    }
 }

@@ -6,7 +6,7 @@
 //! changes twice (draining, forced), and each change wakes every connection.
 //!
 //! An HTTP/2 connection idle for its timeout is shut down gracefully here too (one more
-//! atomic load per poll): its [`HeadDeadline`](super::head_deadline::HeadDeadline) says so
+//! atomic load per poll): its [`HeadDeadline`](super::conn::head_deadline::HeadDeadline) says so
 //! through its [`Streams`].
 
 use std::future::Future;
@@ -20,7 +20,7 @@ use hyper_util::server::graceful::GracefulConnection;
 use tokio::sync::futures::OwnedNotified;
 use tokio::sync::Notify;
 
-use super::idle::Streams;
+use super::conn::Streams;
 
 const RUNNING: u8 = 0;
 /// Connections finish what they are doing and close.

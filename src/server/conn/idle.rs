@@ -4,7 +4,7 @@
 //! none is, on its one timer.
 //!
 //! An HTTP/2 connection with no stream the server is working on for the idle timeout is shut
-//! down gracefully (GOAWAY, [`Drain`](super::shutdown::Drain) calls hyper's
+//! down gracefully (GOAWAY, [`Drain`](crate::server::shutdown::Drain) calls hyper's
 //! `graceful_shutdown`); if it has not closed one idle timeout later (a client that does not
 //! answer the GOAWAY's PING, or holds streams open), its socket is closed.
 //!
@@ -62,7 +62,7 @@ pub(crate) struct Streams {
     /// The connection's task, woken when `busy` drops to zero on a stream's task.
     connection: Mutex<Option<Waker>>,
     /// Set when the connection was idle for its timeout; taken by its
-    /// [`Drain`](super::shutdown::Drain), which starts the graceful shutdown.
+    /// [`Drain`](crate::server::shutdown::Drain), which starts the graceful shutdown.
     idle: AtomicBool,
 }
 
@@ -138,7 +138,7 @@ impl Drop for StreamGuard {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::server::in_flight::{Counted, InFlightGuard};
+    use crate::server::conn::in_flight::{Counted, InFlightGuard};
     use bytes::Bytes;
     use http_body::Body;
     use http_body_util::{BodyExt, Full};

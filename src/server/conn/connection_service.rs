@@ -19,10 +19,10 @@ use hyper::body::Incoming;
 
 use super::idle::{StreamGuard, Streams};
 use super::in_flight::{Counted, InFlight, InFlightGuard};
-use super::servable::{CallShared, Servable};
-use super::shutdown::Shutdown;
 use crate::error::BoxError;
 use crate::response::EndsOnShutdown;
+use crate::server::servable::{CallShared, Servable};
+use crate::server::shutdown::Shutdown;
 
 /// The service hyper runs on one connection.
 pub(super) struct ConnectionService<S> {

@@ -222,7 +222,7 @@ mod tests {
     use std::task::Wake;
 
     use super::*;
-    use crate::server::in_flight::InFlightGuard;
+    use crate::server::conn::in_flight::InFlightGuard;
 
     #[derive(Default)]
     struct Woken(AtomicUsize);

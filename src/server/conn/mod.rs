@@ -1,0 +1,209 @@
+//! One connection, from the socket to the service: the wrappers the native server puts around
+//! a connection's IO and its service, and [`Connection::serve`], which puts them together.
+//!
+//! # The wrapping order
+//!
+//! As [`run`](super::run)'s `accept_loop` and [`Connection::serve`] build it, from the socket up
+//! (each box wraps the one below it; the files are in this folder unless named otherwise):
+//!
+//! ```text
+//!   TcpStream                    accepted, TCP_NODELAY set; the `max_connections` permit is
+//!      |                         held by the connection's task              (run.rs)
+//!      v
+//!   TlsStream        [tls]       rustls handshake within the header read timeout (10 s
+//!      |                         without one)                               (run.rs, tls.rs)
+//!      v
+//!   HyperErrors<_>               hyper's own 400 / 431 / 414 heads rewritten with the
+//!      |                         error body                                 hyper_errors.rs
+//!      v
+//!   HeadDeadline<_>              the protocol, told by the first bytes (`detect`, replayed
+//!      |                         to hyper); then:                           head_deadline.rs
+//!      |  HTTP/1:  HeadWatch     header read timeout, one thread per process  head_watch.rs
+//!      |           linger        lingering close once hyper shuts the writing down
+//!      |  HTTP/2:  ControlFrames PING / SETTINGS flood cut-off              control_frames.rs
+//!      |           Http2Idle     idle timeout: GOAWAY, then close           idle.rs
+//!      v
+//!   TokioIo<_>                   hyper-util: tokio's IO as hyper's `rt::Read` / `rt::Write`
+//!      |
+//!      v
+//!   http1 | http2 connection     hyper's, with the settings of `Builders`   (builders.rs)
+//!      |    polled inside Drain  graceful shutdown, and the idle GOAWAY     (shutdown.rs)
+//!      |
+//!      :  each request
+//!      v
+//!   ConnectionService<S>         counts the request (InFlight) and its HTTP/2 stream
+//!      |                         (Streams), `https` noted, `connection: close` while
+//!      |                         draining; the answer's body as Counted<_>  connection_service.rs
+//!      v                                                                    in_flight.rs
+//!   S: PactumService             the application, or any tower service with its peer as
+//!      | WithPeer<_>             an extension                               (servable.rs)
+//! ```
+//!
+//! The wrappers share one count, [`InFlight`](in_flight::InFlight): the service counts each
+//! request from when hyper hands it over until its response body has been sent (the
+//! body holds the guard); the IO wrappers read it to know whether the connection is between
+//! requests. And one [`Streams`]: the HTTP/2 streams being worked on, counted by the service,
+//! read by the idle timeout, whose decision [`Drain`](super::shutdown::Drain) carries out.
+//!
+//! # What each relies on in hyper, and what would retire it
+//!
+//! - **`HyperErrors`** works around hyper's HTTP/1 server answering a head it cannot parse,
+//!   or over its limits, by itself (`proto::h1::Conn::on_parse_error`,
+//!   `role::Server::on_error`) with a bare head and no hook for a body. It relies on how
+//!   hyper writes: an answer only for a request the service got, except its own; a flush only
+//!   once its write buffer is empty; its own answer starting with a `4xx` status line, then
+//!   `connection: close` and `content-length: 0`; and an HTTP/2 connection's first write
+//!   being a SETTINGS frame. No upstream issue found for such a hook (the nearest,
+//!   hyperium/hyper#2583, closed, asks to pass such requests through instead).
+//! - **`HeadDeadline`** with **`HeadWatch`** replaces hyper's
+//!   `http1::Builder::header_read_timeout`, turned off in [`Builders`](super::builders): it
+//!   arms a timer per request head, and with any timer in tokio's wheel every park of the
+//!   runtime reads the clock. hyper's HTTP/2 has no header read timeout at all
+//!   (hyperium/hyper#2894, open). The idle keep-alive wait is timed here too, as hyper will do
+//!   with hyperium/hyper#3828 (open); a hyper timeout without a timer per head: no upstream
+//!   issue found. `detect` relies on hyper's two builders serving a connection whose first
+//!   bytes are replayed, as hyper-util's `auto` builder does, without its `Rewind` wrapper on
+//!   every read.
+//!   The lingering close relies on hyper calling `poll_shutdown` when it closes an HTTP/1
+//!   connection; it works around hyper not reading what the client still sends before it
+//!   closes (a reset that can lose the answer): hyperium/hyper#3944 (open).
+//! - **`ControlFrames`** works around h2 0.4 answering every PING and SETTINGS frame without a
+//!   limit (it has one for the resets it sends, hyperium/h2#737); it relies on h2 reading
+//!   nothing more while an answer is pending (memory stays bounded) and on the frames being
+//!   plain bytes here (above TLS). No upstream issue found for a PING / SETTINGS limit.
+//! - **`Http2Idle`** and **`Streams`** work around hyper's HTTP/2 server having no idle timeout
+//!   (its keep-alive PINGs only find dead peers): hyperium/hyper#1628 (open). They rely on
+//!   hyper's `graceful_shutdown` sending GOAWAY, and on each HTTP/2 stream running on its own
+//!   task (the one ending the last stream wakes the connection's).
+//! - **`InFlight`** is the bookkeeping the others read, not a workaround: it relies on hyper
+//!   dropping an answer's body once the body has been sent, and goes with them.
+//! - **`ConnectionService`** is hyper's `service::Service` (called through `&self`, no
+//!   `poll_ready`) over a tower service, as hyper-util's `TowerToHyperService` is, without a
+//!   clone of pactum's own service per request; nothing upstream to retire.
+//!
+//! [`Drain`](super::shutdown::Drain), outside this folder, replaces hyper-util's
+//! `GracefulShutdown`, which polls a cancellation future each time a connection's task runs
+//! (no upstream issue found).
+
+mod connection_service;
+mod control_frames;
+mod head_deadline;
+mod head_watch;
+mod hyper_errors;
+mod idle;
+mod in_flight;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use hyper_util::rt::TokioIo;
+use tokio::io::{AsyncRead, AsyncWrite};
+
+use connection_service::ConnectionService;
+use head_deadline::HeadDeadline;
+use hyper_errors::HyperErrors;
+use idle::Http2Idle;
+use in_flight::InFlight;
+
+use super::builders::Builders;
+use super::servable::CallShared;
+use super::shutdown::Shutdown;
+
+// The header read timeout's thread, started with the first server that has the timeout.
+pub(super) use head_watch::start as start_head_watch;
+pub(super) use hyper_errors::ErrorAnswers;
+pub(super) use idle::Streams;
+
+type ErrorHook = Arc<dyn Fn(&(dyn std::error::Error + 'static)) + Send + Sync>;
+
+/// What one connection task needs.
+pub(super) struct Connection<S> {
+    pub(super) builders: Arc<Builders>,
+    pub(super) service: S,
+    pub(super) secure: bool,
+    pub(super) header_read_timeout: Option<Duration>,
+    pub(super) http2_idle_timeout: Option<Duration>,
+    pub(super) shutdown: Arc<Shutdown>,
+    pub(super) on_client_error: Option<ErrorHook>,
+    pub(super) answers: ErrorAnswers,
+}
+
+impl<S: CallShared> Connection<S> {
+    pub(super) async fn serve<I>(self, io: I)
+    where
+        I: AsyncRead + AsyncWrite + Unpin + Send + 'static,
+    {
+        let Self {
+            builders,
+            service,
+            secure,
+            header_read_timeout,
+            http2_idle_timeout,
+            shutdown,
+            on_client_error,
+            answers,
+        } = self;
+        // What the connection's head deadline needs to know: when a request is in flight.
+        let requests = Arc::new(InFlight::new(Arc::clone(&shutdown)));
+        // HTTP/2: the streams being worked on, for the idle timeout (`idle.rs`).
+        let streams = Arc::new(Streams::default());
+        let hyper_service = ConnectionService {
+            service,
+            secure,
+            in_flight: Arc::clone(&requests),
+            streams: Arc::clone(&streams),
+            shutdown: Arc::clone(&shutdown),
+        };
+        let io = HyperErrors::new(io, Arc::clone(&requests), answers);
+        let mut io = HeadDeadline::new(io, header_read_timeout, requests).http2_idle(
+            http2_idle_timeout.map(|timeout| Http2Idle {
+                timeout,
+                streams: Arc::clone(&streams),
+            }),
+        );
+        let http2 = match io.detect().await {
+            Ok(http2) => http2,
+            Err(error) => {
+                report_client_error(on_client_error.as_ref(), &error);
+                return;
+            }
+        };
+        // Without the `http2` feature, hyper's HTTP/1.1 parser answers the HTTP/2 preface.
+        #[cfg(not(feature = "http2"))]
+        let _ = http2;
+        #[cfg(feature = "http2")]
+        let served = if http2 {
+            let connection = builders
+                .http2
+                .serve_connection(TokioIo::new(io), hyper_service);
+            shutdown.watch(connection, streams).await
+        } else {
+            let connection = builders
+                .http1
+                .serve_connection(TokioIo::new(io), hyper_service);
+            shutdown.watch(connection, streams).await
+        };
+        #[cfg(not(feature = "http2"))]
+        let served = {
+            let connection = builders
+                .http1
+                .serve_connection(TokioIo::new(io), hyper_service);
+            shutdown.watch(connection, streams).await
+        };
+        if let Err(error) = served {
+            report_client_error(on_client_error.as_ref(), &error);
+        }
+    }
+
+    #[cfg(feature = "tls")]
+    pub(super) fn client_error(&self, error: &(dyn std::error::Error + 'static)) {
+        report_client_error(self.on_client_error.as_ref(), error);
+    }
+}
+
+fn report_client_error(hook: Option<&ErrorHook>, error: &(dyn std::error::Error + 'static)) {
+    tracing::debug!(%error, "connection error");
+    if let Some(hook) = hook {
+        hook(error);
+    }
+}
