@@ -1,11 +1,14 @@
 //! The shape of the code, checked: no import cycle between the modules of each crate's `src/`,
-//! and no source file over 400 lines (tests aside).
+//! none between the files of one module, and no source file over 400 lines (tests aside).
 //!
-//! A module is a top-level module of the crate (`src/pipeline/` and its files are one,
-//! `pipeline`), or the crate root (`lib.rs`, and anything reached through its re-exports). An
-//! edge is a `crate::module` path in code (comments and `#[cfg(test)]` parts left out).
-//! Every other module depends on the modules below it, never back up: mutual recursion
-//! stays inside one module.
+//! Between modules, a module is a top-level module of the crate (`src/pipeline/` and its files
+//! are one, `pipeline`), or the crate root (`lib.rs`, and anything reached through its
+//! re-exports). Between files, each file (or folder) of a module is one node, and the
+//! module's own `mod.rs` is left out (it declares and re-exports the others). An edge is a
+//! `crate::`, `super::` or `self::` path in code: whole files are read, comments and
+//! `#[cfg(test)]` items left out. Every module depends on the modules below it, never back up;
+//! the few files that are mutually recursive by nature are listed, with why, in
+//! [`RECURSIVE`].
 #![allow(missing_docs)]
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -33,59 +36,175 @@ fn is_test_file(path: &Path) -> bool {
         || path.components().any(|c| c.as_os_str() == "tests")
 }
 
-/// The code of a file: comments and the `#[cfg(test)]` part (always last here) left out.
+/// The code of a file: line comments and every `#[cfg(test)]` item (a test module, a
+/// test-only function or import) left out, wherever it is.
 fn code(text: &str) -> String {
-    let text = text.split("#[cfg(test)]").next().unwrap_or_default();
-    text.lines()
+    let text: String = text
+        .lines()
         .map(|line| line.split("//").next().unwrap_or_default())
         .collect::<Vec<_>>()
-        .join("\n")
+        .join("\n");
+    let mut out = String::new();
+    let mut rest = text.as_str();
+    while let Some(at) = rest.find("#[cfg(test)]") {
+        out.push_str(&rest[..at]);
+        rest = skip_item(&rest[at + "#[cfg(test)]".len()..]);
+    }
+    out.push_str(rest);
+    out
 }
 
-/// The top-level modules each top-level module of `src` names through `crate::`.
-fn module_graph(src: &Path) -> BTreeMap<String, BTreeSet<String>> {
-    let is_module = |name: &str| src.join(format!("{name}.rs")).exists() || src.join(name).is_dir();
-    let path_re = regex::Regex::new(r"crate::(\{[^}]*\}|[A-Za-z_][A-Za-z0-9_]*)").unwrap();
+/// What follows the item at the start of `text`: after its closing brace, or after its `;`
+/// when it has no body.
+fn skip_item(text: &str) -> &str {
+    let mut depth = 0usize;
+    for (i, c) in text.char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    return &text[i + 1..];
+                }
+            }
+            ';' if depth == 0 => return &text[i + 1..],
+            _ => {}
+        }
+    }
+    ""
+}
+
+/// A module's path inside its crate, e.g. `["pipeline", "formatting"]`; empty for the root.
+type ModPath = Vec<String>;
+
+/// The module a file is: `pipeline/formatting.rs` and `pipeline/formatting/mod.rs` are
+/// `pipeline::formatting`, `lib.rs` the root.
+fn module_of(src: &Path, file: &Path) -> ModPath {
+    let relative = file.strip_prefix(src).unwrap().with_extension("");
+    let mut path: ModPath = relative
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect();
+    if path
+        .last()
+        .is_some_and(|last| last == "mod" || last == "lib")
+    {
+        path.pop();
+    }
+    path
+}
+
+/// For each library file of `src`, the modules its `crate::`, `super::` and `self::` paths
+/// name (each path resolved to the deepest module it goes through).
+fn file_edges(src: &Path) -> BTreeMap<ModPath, BTreeSet<ModPath>> {
     let mut files = Vec::new();
     rust_files(src, &mut files);
-    let mut graph: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    let modules: BTreeSet<ModPath> = files.iter().map(|file| module_of(src, file)).collect();
+    let path_re =
+        regex::Regex::new(r"\b(crate|super|self)((?:::[A-Za-z_][A-Za-z0-9_]*)*)(::\{[^;]*?\})?")
+            .unwrap();
+    let mut edges: BTreeMap<ModPath, BTreeSet<ModPath>> = BTreeMap::new();
     for file in files {
-        let relative = file.strip_prefix(src).unwrap();
-        if is_test_file(relative) {
+        if is_test_file(file.strip_prefix(src).unwrap()) {
             continue;
         }
-        let first = relative
-            .components()
-            .next()
-            .unwrap()
-            .as_os_str()
-            .to_string_lossy();
-        let from = match first.strip_suffix(".rs") {
-            Some("lib") => "lib".to_owned(),
-            Some(stem) => stem.to_owned(),
-            None => first.into_owned(),
-        };
+        let from = module_of(src, &file);
         let text = code(&fs::read_to_string(&file).unwrap());
         for found in path_re.captures_iter(&text) {
-            let target = &found[1];
-            let names: Vec<&str> = match target.strip_prefix('{') {
-                Some(group) => group
-                    .trim_end_matches('}')
-                    .split(',')
-                    .filter_map(|item| item.trim().split("::").next())
-                    .filter(|name| !name.is_empty())
-                    .collect(),
-                None => vec![target],
+            let base: ModPath = match &found[1] {
+                "crate" => Vec::new(),
+                "super" => from[..from.len().saturating_sub(1)].to_vec(),
+                _ => from.clone(),
             };
-            for name in names {
-                let to = if is_module(name) { name } else { "lib" };
-                if to != from {
-                    graph.entry(from.clone()).or_default().insert(to.to_owned());
+            let segments: Vec<&str> = found[2].split("::").filter(|s| !s.is_empty()).collect();
+            let mut paths: Vec<Vec<&str>> = Vec::new();
+            match found.get(3) {
+                Some(group) => {
+                    let inner = &group.as_str()[3..group.as_str().len() - 1];
+                    for item in inner.split(',') {
+                        let head = item.split('{').next().unwrap_or_default();
+                        let tail = head.split("::").map(str::trim);
+                        let tail = tail.filter(|s| !s.is_empty() && *s != "self");
+                        paths.push(segments.iter().copied().chain(tail).collect());
+                    }
+                }
+                None => paths.push(segments),
+            }
+            for path in paths {
+                let mut target = base.clone();
+                let mut rest = path.as_slice();
+                while let Some((&"super", after)) = rest.split_first() {
+                    target.pop();
+                    rest = after;
+                }
+                for segment in rest {
+                    target.push((*segment).to_owned());
+                    if !modules.contains(&target) {
+                        target.pop();
+                        break;
+                    }
+                }
+                if target != from {
+                    edges.entry(from.clone()).or_default().insert(target);
                 }
             }
         }
     }
+    edges
+}
+
+/// The top-level modules each top-level module of `src` names (`lib` for the root).
+fn module_graph(src: &Path) -> BTreeMap<String, BTreeSet<String>> {
+    let top = |path: &ModPath| path.first().cloned().unwrap_or_else(|| "lib".to_owned());
+    let mut graph: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for (from, targets) in file_edges(src) {
+        for target in targets {
+            if top(&target) != top(&from) {
+                graph.entry(top(&from)).or_default().insert(top(&target));
+            }
+        }
+    }
     graph
+}
+
+/// Files that are mutually recursive by nature, each group read as one node: the module and
+/// its files, and why.
+const RECURSIVE: &[(&str, &[&str], &str)] = &[(
+    "shape",
+    &["access", "proxy", "wrap"],
+    "a wrapping deserializer: `Collect` (wrap) visits through `Proxy` (proxy), whose \
+     accesses (access) hand each element to a `Collect` again",
+)];
+
+/// For each module with files, the graph between them: an edge where a file names something
+/// in (or under) a sibling file.
+fn sibling_graphs(src: &Path) -> BTreeMap<String, BTreeMap<String, BTreeSet<String>>> {
+    let mut graphs: BTreeMap<String, BTreeMap<String, BTreeSet<String>>> = BTreeMap::new();
+    for (from, targets) in file_edges(src) {
+        for target in targets {
+            let common = from.iter().zip(&target).take_while(|(a, b)| a == b).count();
+            if common == 0 || common >= from.len() || common >= target.len() {
+                continue; // between top-level modules, or to an enclosing module
+            }
+            let parent = from[..common].join("::");
+            let node = |name: &str| {
+                let grouped = RECURSIVE
+                    .iter()
+                    .find(|(module, files, _)| *module == parent && files.contains(&name));
+                grouped.map_or_else(|| name.to_owned(), |(_, files, _)| files.join("+"))
+            };
+            let (a, b) = (node(&from[common]), node(&target[common]));
+            if a != b {
+                graphs
+                    .entry(parent)
+                    .or_default()
+                    .entry(a)
+                    .or_default()
+                    .insert(b);
+            }
+        }
+    }
+    graphs
 }
 
 /// A cycle in `graph`, as the list of modules around it.
@@ -147,6 +266,25 @@ fn no_import_cycle_between_modules() {
 }
 
 #[test]
+fn no_import_cycle_between_the_files_of_a_module() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut cycles = Vec::new();
+    for src in CRATES {
+        for (module, graph) in sibling_graphs(&root.join(src)) {
+            if let Some(cycle) = find_cycle(&graph) {
+                cycles.push(format!("  {src}/{module}: {}", cycle.join(" -> ")));
+            }
+        }
+    }
+    assert!(
+        cycles.is_empty(),
+        "import cycles between the files of a module (move what both need into a file of its \
+         own, or list a group that is recursive by nature in `RECURSIVE`):\n{}",
+        cycles.join("\n")
+    );
+}
+
+#[test]
 fn no_source_file_over_the_limit() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut files = Vec::new();
@@ -189,4 +327,13 @@ fn the_check_sees_a_cycle() {
     let acyclic: BTreeMap<String, BTreeSet<String>> =
         [("a".to_owned(), BTreeSet::from(["b".to_owned()]))].into();
     assert_eq!(find_cycle(&acyclic), None);
+}
+
+#[test]
+fn the_reader_skips_test_items_only() {
+    let text = "use crate::a::X;\n#[cfg(test)]\nuse crate::b::Y;\nfn f() {}\n\
+                #[cfg(test)]\nmod tests { use crate::c::{Z, W}; }\nuse super::d; // crate::e\n";
+    let code = code(text);
+    assert!(code.contains("crate::a") && code.contains("fn f") && code.contains("super::d"));
+    assert!(!code.contains("crate::b") && !code.contains("crate::c") && !code.contains("crate::e"));
 }

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use http::{Method, StatusCode};
 
-use super::errors::DeclaredErrors;
+use super::declared_errors::DeclaredErrors;
 use super::method::{AllowsBody, ContractMethod, Delete, Get, Patch, Post, Put};
 use super::slot::{Declared, NoBody, NoContent, NoParams, NoQuery, Slot};
 use super::{Endpoint, EndpointSpec, Security, Settings};

@@ -1,18 +1,11 @@
-//! A contract's declared errors: [`EndpointBuilder::errors`], and what a built contract keeps
-//! of them without their type ([`DeclaredErrors`]).
-
-use std::any::{type_name, TypeId};
+//! A contract's declared errors: [`EndpointBuilder::errors`] and
+//! [`Endpoint::error_statuses`]. What a built contract keeps of them is in `declared_errors`.
 
 use http::StatusCode;
 
 use super::builder::EndpointBuilder;
 use super::Endpoint;
-use crate::error::{ConfigError, ErrorAnswer, NoErrors};
-#[cfg(feature = "pipeline")]
-use {
-    super::EndpointSpec,
-    crate::error::{AnswerTypes, Error},
-};
+use crate::error::{ErrorAnswer, NoErrors};
 
 /// The errors slot is still empty.
 #[diagnostic::on_unimplemented(
@@ -102,75 +95,5 @@ impl<P, Q, B, R, E> Endpoint<P, Q, B, R, E> {
     /// when it declares none.
     pub fn error_statuses(&self) -> &'static [StatusCode] {
         self.spec.errors.map_or(&[], |errors| errors.statuses)
-    }
-}
-
-/// A built contract's declared errors, without their type: what the pipeline answers them
-/// with, and what the OpenAPI document lists.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct DeclaredErrors {
-    pub(crate) statuses: &'static [StatusCode],
-    /// Turns a handler's error into the declared answer when it is one.
-    #[cfg(feature = "pipeline")]
-    recognise: fn(Error) -> Error,
-    /// The declared type.
-    #[cfg(feature = "pipeline")]
-    type_id: TypeId,
-}
-
-impl DeclaredErrors {
-    /// `E`'s, checked: `None` for [`NoErrors`].
-    pub(super) fn of<E: ErrorAnswer>(route: &str) -> Result<Option<Self>, ConfigError> {
-        if TypeId::of::<E>() == TypeId::of::<NoErrors>() {
-            return Ok(None);
-        }
-        let refuse = |status| ConfigError::ErrorStatus {
-            route: route.to_owned(),
-            error_type: type_name::<E>(),
-            status,
-        };
-        if E::STATUSES.is_empty() {
-            return Err(refuse(None));
-        }
-        let not_an_error = |s: &&StatusCode| !s.is_client_error() && !s.is_server_error();
-        if let Some(status) = E::STATUSES.iter().find(not_an_error) {
-            return Err(refuse(Some(*status)));
-        }
-        #[cfg(feature = "pipeline")]
-        AnswerTypes::note::<E>();
-        Ok(Some(Self {
-            statuses: E::STATUSES,
-            #[cfg(feature = "pipeline")]
-            recognise: Error::recognise::<E>,
-            #[cfg(feature = "pipeline")]
-            type_id: TypeId::of::<E>(),
-        }))
-    }
-}
-
-#[cfg(feature = "pipeline")]
-impl EndpointSpec {
-    /// A handler's error, as the contract answers it (only ever called on the error path):
-    /// its declared error when it is one; a typed error answer the contract does not declare
-    /// is logged and answered 500 `Internal server error`, without its text.
-    pub(crate) fn recognise(&self, error: Error) -> Error {
-        let error = match &self.errors {
-            Some(errors) => (errors.recognise)(error),
-            None => error,
-        };
-        let declared = self.errors.map(|errors| errors.type_id);
-        match error.undeclared_answer(declared) {
-            None => error,
-            Some(error_type) => {
-                tracing::error!(
-                    route = %self.route,
-                    method = %self.method,
-                    error_type,
-                    "the handler returned a typed error its contract does not declare: \
-                     answered 500 without its text (declare it with `.errors::<T>()`)"
-                );
-                error.into_internal()
-            }
-        }
     }
 }

@@ -13,6 +13,8 @@ use serde::de::{self, Deserialize, Deserializer};
 use serde::ser::{self, Serialize, Serializer};
 use validator::ValidationErrors;
 
+use super::event::Event;
+use super::raw_event::{EventSource, RawEvent};
 use super::slot::{Declared, Format, RawAnswer, Slot};
 use crate::error::BoxError;
 #[cfg(feature = "pipeline")]
@@ -21,84 +23,6 @@ use crate::response::ResponseBody;
 /// How long a stream stays silent before the server writes a keep-alive comment, unless set
 /// with [`Events::keep_alive`].
 pub const DEFAULT_KEEP_ALIVE: Duration = Duration::from_secs(15);
-
-/// One server-sent event: its `data` (written as JSON), and optionally its `id`, its `event`
-/// name and a `retry` hint.
-///
-/// ```
-/// use pactum::sse::Event;
-///
-/// let event = Event::new(7_u32).with_id("7").with_name("tick");
-/// assert_eq!((event.data(), event.id(), event.name()), (&7, Some("7"), Some("tick")));
-/// ```
-#[derive(Debug, Clone, PartialEq)]
-pub struct Event<T> {
-    data: T,
-    id: Option<String>,
-    name: Option<String>,
-    retry: Option<Duration>,
-}
-
-impl<T> Event<T> {
-    /// An event carrying `data`, without id or name.
-    pub fn new(data: T) -> Self {
-        Self {
-            data,
-            id: None,
-            name: None,
-            retry: None,
-        }
-    }
-
-    /// Sets the event's `id` (what a reconnecting browser sends back as `Last-Event-ID`).
-    ///
-    /// An id holding a line break or NUL cannot be written: the server ends the stream there
-    /// (logged at `error`).
-    pub fn with_id(mut self, id: impl Into<String>) -> Self {
-        self.id = Some(id.into());
-        self
-    }
-
-    /// Sets the event's name (its `event:` field; a browser's `addEventListener` name).
-    ///
-    /// A name holding a line break cannot be written: the server ends the stream there
-    /// (logged at `error`).
-    pub fn with_name(mut self, name: impl Into<String>) -> Self {
-        self.name = Some(name.into());
-        self
-    }
-
-    /// Sets the reconnection time the client should use (`retry:`, in milliseconds).
-    pub fn with_retry(mut self, retry: Duration) -> Self {
-        self.retry = Some(retry);
-        self
-    }
-
-    /// The event's value.
-    pub fn data(&self) -> &T {
-        &self.data
-    }
-
-    /// The event's value, owned.
-    pub fn into_data(self) -> T {
-        self.data
-    }
-
-    /// The event's id, if it has one.
-    pub fn id(&self) -> Option<&str> {
-        self.id.as_deref()
-    }
-
-    /// The event's name, if it has one.
-    pub fn name(&self) -> Option<&str> {
-        self.name.as_deref()
-    }
-
-    /// The reconnection time, if set.
-    pub fn retry(&self) -> Option<Duration> {
-        self.retry
-    }
-}
 
 /// The items of an [`Events`] stream: an event, or why the stream broke.
 type Item<T> = Result<Event<T>, BoxError>;
@@ -300,25 +224,6 @@ impl<T: Slot> Slot for Events<T> {
         }))
     }
 }
-
-/// One event as a client read it off the wire, before its data is decoded: what the typed
-/// client hands to [`Slot::from_event_source`]. Not an API.
-#[doc(hidden)]
-#[derive(Debug, Clone, Default)]
-pub struct RawEvent {
-    /// The `id:` field, if the event had one.
-    pub id: Option<String>,
-    /// The `event:` field, if the event had one.
-    pub name: Option<String>,
-    /// The `data:` lines, joined by `\n`.
-    pub data: String,
-    /// The `retry:` field, if the event had one.
-    pub retry: Option<Duration>,
-}
-
-/// The events a client reads, one by one. Not an API.
-#[doc(hidden)]
-pub type EventSource = Pin<Box<dyn Stream<Item = Result<RawEvent, BoxError>> + Send>>;
 
 pin_project_lite::pin_project! {
     /// Raw events decoded into `Event<T>`s, each checked against `T`'s rules.

@@ -10,7 +10,7 @@ use bytes::Bytes;
 use futures_core::Stream;
 use http_body::{Frame, SizeHint};
 
-use super::events::Event;
+use super::event::Event;
 use super::slot::Slot;
 use crate::error::BoxError;
 use crate::response::ResponseBody;

@@ -8,16 +8,9 @@ use std::borrow::Cow;
 use http::StatusCode;
 
 use super::builder::EndpointBuilder;
+use super::settings::{HttpErrorAnswer, Settings};
 use super::{Endpoint, EndpointSpec};
 use crate::error::ConfigError;
-
-/// One declared `HttpError` answer: its status (`None`: any status not declared otherwise)
-/// and what it means.
-#[derive(Debug, Clone)]
-pub(crate) struct HttpErrorAnswer {
-    pub(crate) status: Option<StatusCode>,
-    pub(crate) description: Cow<'static, str>,
-}
 
 impl<M, K, P, Q, B, R, E> EndpointBuilder<M, K, P, Q, B, R, E> {
     /// Declares an answer the handler (or middleware) gives with an
@@ -67,7 +60,7 @@ impl<M, K, P, Q, B, R, E> EndpointBuilder<M, K, P, Q, B, R, E> {
     }
 }
 
-impl super::settings::Settings {
+impl Settings {
     fn declare_http_error(&mut self, status: Option<StatusCode>, description: Cow<'static, str>) {
         self.http_errors.retain(|answer| answer.status != status);
         self.http_errors.push(HttpErrorAnswer {

@@ -3,12 +3,15 @@
 mod answer;
 mod body_kind;
 mod builder;
+mod declared_errors;
 mod errors;
+pub(crate) mod event;
 pub(crate) mod events;
 #[cfg(feature = "pipeline")]
 mod events_body;
 mod http_errors;
 pub mod method;
+pub(crate) mod raw_event;
 mod settings;
 mod slot;
 
@@ -104,7 +107,7 @@ pub(crate) struct EndpointSpec {
     /// The success status, worked out once when the contract is built.
     success: StatusCode,
     /// The declared errors, if any (`errors.rs`).
-    pub(crate) errors: Option<errors::DeclaredErrors>,
+    pub(crate) errors: Option<declared_errors::DeclaredErrors>,
 }
 
 impl EndpointSpec {

@@ -5,7 +5,6 @@ use std::borrow::Cow;
 
 use http::StatusCode;
 
-use super::http_errors::HttpErrorAnswer;
 use super::Security;
 #[cfg(feature = "pipeline")]
 use crate::middleware::Middleware;
@@ -34,4 +33,12 @@ pub(crate) struct Settings {
     pub(crate) security: Vec<Security>,
     /// The `HttpError` answers it declares, in the order declared, one per status.
     pub(crate) http_errors: Vec<HttpErrorAnswer>,
+}
+
+/// One declared `HttpError` answer: its status (`None`: any status not declared otherwise)
+/// and what it means.
+#[derive(Debug, Clone)]
+pub(crate) struct HttpErrorAnswer {
+    pub(crate) status: Option<StatusCode>,
+    pub(crate) description: Cow<'static, str>,
 }

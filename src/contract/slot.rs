@@ -7,7 +7,7 @@ use serde::de::{Deserialize, DeserializeOwned, Deserializer, IgnoredAny};
 use serde::ser::{Serialize, Serializer};
 use validator::{Validate, ValidationErrors};
 
-use super::events::EventSource;
+use super::raw_event::EventSource;
 #[cfg(feature = "pipeline")]
 use crate::response::ResponseBody;
 

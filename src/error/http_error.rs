@@ -229,6 +229,22 @@ impl std::error::Error for HttpError {
     }
 }
 
+impl Rejection {
+    /// The error the pipeline answers with: this status and message, marked as this
+    /// rejection.
+    pub(crate) fn error(self) -> HttpError {
+        HttpError::new(self.status(), self.message()).rejected_as(self)
+    }
+}
+
+/// The pipeline's own answer, for an adapter that must give it without the pipeline (a
+/// request that never reaches it).
+impl From<Rejection> for HttpError {
+    fn from(rejection: Rejection) -> Self {
+        rejection.error()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -3,8 +3,6 @@
 
 use http::StatusCode;
 
-use super::http_error::HttpError;
-
 /// An answer the pipeline gives on its own (not one a handler or middleware returned), with
 /// its fixed status and message. [`Error::rejection`](crate::Error::rejection) tells which;
 /// the OpenAPI document lists them from here.
@@ -137,19 +135,5 @@ impl Rejection {
             Self::UriTooLong => "URI too long",
             Self::HeadTooLarge => "Request header fields too large",
         }
-    }
-
-    /// The error the pipeline answers with: this status and message, marked as this
-    /// rejection.
-    pub(crate) fn error(self) -> HttpError {
-        HttpError::new(self.status(), self.message()).rejected_as(self)
-    }
-}
-
-/// The pipeline's own answer, for an adapter that must give it without the pipeline (a
-/// request that never reaches it).
-impl From<Rejection> for HttpError {
-    fn from(rejection: Rejection) -> Self {
-        rejection.error()
     }
 }

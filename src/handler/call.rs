@@ -25,8 +25,8 @@ use crate::response::{EndingOnShutdown, EndsOnShutdown, Response, ResponseBody};
 use crate::validation::details_from_rules;
 
 use super::answer_size::AnswerSize;
+use super::error_answer::UndeclaredStatuses;
 use super::pipeline_parts::PipelineParts;
-use super::undeclared_status::UndeclaredStatuses;
 
 /// A function bound to its contract, with its type.
 pub(super) struct Bound<F> {

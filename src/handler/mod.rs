@@ -6,9 +6,9 @@ mod bindings;
 mod call;
 #[cfg(feature = "openapi")]
 mod documentation;
+mod error_answer;
 mod nest;
 mod pipeline_parts;
-mod undeclared_status;
 
 use std::fmt;
 use std::future::Future;

@@ -8,7 +8,7 @@ use schemars::{JsonSchema, SchemaGenerator};
 use serde_json::{json, Map, Value};
 
 use super::operation::{Content, DeclaredResponse};
-use super::paths::{default_operation_id, query_parameters};
+use super::paths::{default_operation_id, path_parameters, query_parameters};
 use super::pipeline_errors::standard_ref;
 use super::{inline, reference, Operation, SchemaFn};
 use crate::contract::{BodyKind, EndpointSpec, Format, Presence, Security, SecurityScheme, Slot};
@@ -99,7 +99,11 @@ impl Entry {
 
         let mut parameters = Vec::new();
         let params_schema = self.params.map(|f| Value::from(f(requests)));
-        parameters.extend(self.path_parameters(params_schema.as_ref(), requests));
+        parameters.extend(path_parameters(
+            &self.spec.route,
+            params_schema.as_ref(),
+            requests,
+        ));
         if let Some(make) = self.query {
             let schema = Value::from(make(requests));
             parameters.extend(query_parameters(&schema, requests));

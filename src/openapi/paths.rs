@@ -5,7 +5,6 @@ use http::Method;
 use schemars::SchemaGenerator;
 use serde_json::{json, Value};
 
-use super::entry::Entry;
 use super::schema;
 use crate::route::{RouteTemplate, Segment};
 
@@ -55,58 +54,56 @@ pub(super) fn default_operation_id(method: &Method, route: &RouteTemplate) -> St
     id
 }
 
-impl Entry {
-    /// One required `in: path` parameter per route param, in route order, with the params
-    /// type's field schema (a string when the type does not say).
-    pub(super) fn path_parameters(
-        &self,
-        schema: Option<&Value>,
-        requests: &SchemaGenerator,
-    ) -> Vec<Value> {
-        let definitions = requests.definitions();
-        let fields = schema.and_then(|s| schema::object_parts(s, definitions));
-        let mut out = Vec::new();
-        for segment in self.spec.route.segments() {
-            let (name, catch_all) = match segment {
-                Segment::Literal(_) => continue,
-                Segment::Param(name) => (name, false),
-                Segment::CatchAll(name) => (name, true),
-            };
-            let mut schema = fields
-                .as_ref()
-                .and_then(|(properties, _)| properties.get(name).cloned())
-                .unwrap_or_else(|| json!({ "type": "string" }));
-            schema::strip_null(&mut schema);
-            // An empty segment never routes.
-            if schema::type_of(&schema, definitions) == Some("string") {
-                if let Some(object) = schema.as_object_mut() {
-                    if !object.contains_key("$ref") {
-                        object.entry("minLength").or_insert(1.into());
-                    }
+/// One required `in: path` parameter per route param, in route order, with the params
+/// type's field schema (a string when the type does not say).
+pub(super) fn path_parameters(
+    route: &RouteTemplate,
+    schema: Option<&Value>,
+    requests: &SchemaGenerator,
+) -> Vec<Value> {
+    let definitions = requests.definitions();
+    let fields = schema.and_then(|s| schema::object_parts(s, definitions));
+    let mut out = Vec::new();
+    for segment in route.segments() {
+        let (name, catch_all) = match segment {
+            Segment::Literal(_) => continue,
+            Segment::Param(name) => (name, false),
+            Segment::CatchAll(name) => (name, true),
+        };
+        let mut schema = fields
+            .as_ref()
+            .and_then(|(properties, _)| properties.get(name).cloned())
+            .unwrap_or_else(|| json!({ "type": "string" }));
+        schema::strip_null(&mut schema);
+        // An empty segment never routes.
+        if schema::type_of(&schema, definitions) == Some("string") {
+            if let Some(object) = schema.as_object_mut() {
+                if !object.contains_key("$ref") {
+                    object.entry("minLength").or_insert(1.into());
                 }
             }
-            let mut parameter = json!({
-                "name": name,
-                "in": "path",
-                "required": true,
-                "schema": schema,
-            });
-            let description = parameter["schema"]
-                .get("description")
-                .and_then(Value::as_str)
-                .map(str::to_owned);
-            let description = match (description, catch_all) {
-                (Some(d), true) => Some(format!("{d} The rest of the path: it may hold `/`.")),
-                (None, true) => Some("The rest of the path: it may hold `/`.".to_owned()),
-                (d, false) => d,
-            };
-            if let Some(description) = description {
-                parameter["description"] = description.into();
-            }
-            out.push(parameter);
         }
-        out
+        let mut parameter = json!({
+            "name": name,
+            "in": "path",
+            "required": true,
+            "schema": schema,
+        });
+        let description = parameter["schema"]
+            .get("description")
+            .and_then(Value::as_str)
+            .map(str::to_owned);
+        let description = match (description, catch_all) {
+            (Some(d), true) => Some(format!("{d} The rest of the path: it may hold `/`.")),
+            (None, true) => Some("The rest of the path: it may hold `/`.".to_owned()),
+            (d, false) => d,
+        };
+        if let Some(description) = description {
+            parameter["description"] = description.into();
+        }
+        out.push(parameter);
     }
+    out
 }
 
 /// One `in: query` parameter per field of the query type; a type that is not a plain object
