@@ -2,7 +2,7 @@
 //! future per request with the function's own future inside it.
 //!
 //! The function is kept with its type ([`Bound`]) until the request is routed, so that its
-//! future needs no box of its own; and the future is written out ([`Answer`]) rather than as
+//! future needs no box of its own; and the future is written out ([`HandlerCall`]) rather than as
 //! an `async` block, so that the request head held while the body is read and the function's
 //! future (which holds the head again, in its `Ctx`) share their space.
 
@@ -157,7 +157,7 @@ where
                     let ctx = head.into_ctx((body, Bytes::new()), response.handle());
                     let future = (self.bound.f)(ctx);
                     let stage = Stage::Running { future };
-                    Answer {
+                    HandlerCall {
                         stage,
                         typed: self,
                         response,
@@ -179,7 +179,7 @@ where
                 Err(error) => return Box::pin(ready(Err(error))),
             },
         };
-        Box::pin(Answer {
+        Box::pin(HandlerCall {
             stage,
             typed: self,
             response,
@@ -223,7 +223,7 @@ pin_project_lite::pin_project! {
 
 pin_project_lite::pin_project! {
     /// A routed request past its middleware: body, function, answer.
-    struct Answer<F, Fut, P, Q, B, R> {
+    struct HandlerCall<F, Fut, P, Q, B, R> {
         #[pin]
         stage: Stage<Fut, P, Q>,
         typed: Arc<Typed<F, P, Q, B, R>>,
@@ -231,7 +231,7 @@ pin_project_lite::pin_project! {
     }
 }
 
-impl<F, Fut, P, Q, B, R> Future for Answer<F, Fut, P, Q, B, R>
+impl<F, Fut, P, Q, B, R> Future for HandlerCall<F, Fut, P, Q, B, R>
 where
     F: Fn(Ctx<P, Q, B>) -> Fut,
     Fut: Future<Output = Result<R, Error>>,
@@ -249,7 +249,7 @@ where
                         Ok(body) => body,
                         Err(error) => return Poll::Ready(Err(error)),
                     };
-                    let head = head.take().expect("`Answer` polled after completion");
+                    let head = head.take().expect("`HandlerCall` polled after completion");
                     let future = (this.typed.bound.f)(head.into_ctx(body, this.response.handle()));
                     this.stage.set(Stage::Running { future });
                 }

@@ -281,7 +281,7 @@ mod tests {
     use crate::route;
 
     /// The one box a handled request costs stays within glibc's thread cache (1,032 bytes):
-    /// larger blocks take malloc's slower path. Grows if a stage of `call::Answer` or the
+    /// larger blocks take malloc's slower path. Grows if a stage of `call::HandlerCall` or the
     /// request's head gets bigger.
     #[test]
     fn a_handler_future_is_small() {

@@ -5,7 +5,7 @@ use std::sync::Arc;
 #[cfg(feature = "server")]
 use std::time::Duration;
 
-use super::formatting::{Answering, Formatter};
+use super::formatting::{ErrorFormatting, Formatter};
 use super::{Inner, Pipeline, RouteTable};
 use crate::contract::{Security, SecurityScheme};
 use crate::error::{ConfigError, Error, RequestInfo};
@@ -22,7 +22,7 @@ pub struct PipelineBuilder {
     pub(super) handlers: Vec<AnyHandler>,
     pub(super) middleware: Vec<Middleware>,
     pub(super) body_limit: usize,
-    pub(super) answering: Answering,
+    pub(super) error_formatting: ErrorFormatting,
     pub(super) request_timeout: Option<std::time::Duration>,
     pub(super) trusted: Vec<IpNet>,
     /// Schemes verified before the pipeline sees the request.
@@ -64,7 +64,7 @@ impl PipelineBuilder {
         F: Fn(&Error) -> http::Response<B> + Send + Sync + 'static,
         B: Into<ResponseBody>,
     {
-        self.answering.formatter = Some(Formatter::Plain(Arc::new(move |error: &Error| {
+        self.error_formatting.formatter = Some(Formatter::Plain(Arc::new(move |error: &Error| {
             f(error).map(Into::into)
         })));
         self
@@ -115,7 +115,7 @@ impl PipelineBuilder {
         F: Fn(&Error, &RequestInfo) -> http::Response<B> + Send + Sync + 'static,
         B: Into<ResponseBody>,
     {
-        self.answering.formatter = Some(Formatter::WithRequest(Arc::new(
+        self.error_formatting.formatter = Some(Formatter::WithRequest(Arc::new(
             move |error: &Error, request: &RequestInfo| f(error, request).map(Into::into),
         )));
         self
@@ -149,7 +149,7 @@ impl PipelineBuilder {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn hide_internal_messages(mut self, hide: bool) -> Self {
-        self.answering.hide_internal = hide;
+        self.error_formatting.hide_internal = hide;
         self
     }
 
@@ -244,7 +244,7 @@ impl PipelineBuilder {
         Ok(Pipeline {
             inner: Arc::new(Inner {
                 table,
-                answering: self.answering,
+                error_formatting: self.error_formatting,
                 request_timeout: self.request_timeout,
                 trusted: (!self.trusted.is_empty()).then_some(TrustedProxies(self.trusted)),
             }),

@@ -19,15 +19,16 @@ pub(super) enum Formatter {
     WithRequest(RequestErrorFormatter),
 }
 
-/// The error-answering settings of a pipeline.
+/// How a pipeline formats its error answers: the formatter, and whether plain errors' messages
+/// are hidden.
 #[derive(Clone, Default)]
-pub(super) struct Answering {
+pub(super) struct ErrorFormatting {
     pub(super) formatter: Option<Formatter>,
     /// [`PipelineBuilder::hide_internal_messages`](super::PipelineBuilder::hide_internal_messages).
     pub(super) hide_internal: bool,
 }
 
-impl Answering {
+impl ErrorFormatting {
     /// Whether errors must carry their request's view.
     pub(super) fn keeps_request(&self) -> bool {
         matches!(self.formatter, Some(Formatter::WithRequest(_)))
@@ -63,8 +64,8 @@ impl Answering {
 mod tests {
     use super::*;
 
-    fn titled() -> Answering {
-        Answering {
+    fn titled() -> ErrorFormatting {
+        ErrorFormatting {
             formatter: Some(Formatter::WithRequest(Arc::new(|error, request| {
                 let text = format!("{} [{}]", error.to_body().error, request.path());
                 http::Response::new(text.into())
@@ -75,24 +76,24 @@ mod tests {
 
     #[test]
     fn a_hidden_message_reaches_the_formatter_hidden_and_http_errors_do_not() {
-        let answering = titled();
+        let error_formatting = titled();
         let plain: Error = std::io::Error::other("/var/db locked").into();
         let plain = plain.for_request(Box::new(RequestInfo {
             path: "/save".into(),
             ..RequestInfo::UNKNOWN
         }));
-        let answer = answering.response(&plain);
+        let answer = error_formatting.response(&plain);
         assert_eq!(answer.body(), "Internal server error [/save]");
         let http: Error = HttpError::conflict("Taken").into();
-        assert_eq!(answering.response(&http).body(), "Taken []");
+        assert_eq!(error_formatting.response(&http).body(), "Taken []");
     }
 
     #[test]
     fn the_built_in_body_hides_only_when_asked() {
         let plain = || -> Error { std::io::Error::other("disk").into() };
-        let shown = Answering::default().response(&plain());
+        let shown = ErrorFormatting::default().response(&plain());
         assert_eq!(shown.body(), r#"{"error":"disk"}"#);
-        let hiding = Answering {
+        let hiding = ErrorFormatting {
             formatter: None,
             hide_internal: true,
         };

@@ -32,7 +32,7 @@ pub use crate::request::{PeerAddr, REQUEST_ID_HEADER};
 pub use builder::PipelineBuilder;
 use catch_panic::CatchPanic;
 use deadline::Deadline;
-use formatting::Answering;
+use formatting::ErrorFormatting;
 pub use formatting::RequestErrorFormatter;
 pub(crate) use future::Handled;
 use future::{strip_body, Dispatched, Traced, Work};
@@ -138,7 +138,7 @@ pub struct Pipeline {
 
 struct Inner {
     table: RouteTable,
-    answering: Answering,
+    error_formatting: ErrorFormatting,
     request_timeout: Option<Duration>,
     /// `None` unless proxies are trusted: then each request's forwarded client is resolved.
     trusted: Option<TrustedProxies>,
@@ -173,7 +173,7 @@ impl Pipeline {
             handlers: handlers.into_iter().collect(),
             middleware: Vec::new(),
             body_limit: DEFAULT_BODY_LIMIT,
-            answering: Answering::default(),
+            error_formatting: ErrorFormatting::default(),
             request_timeout: Some(DEFAULT_REQUEST_TIMEOUT),
             trusted: Vec::new(),
             verified_elsewhere: Vec::new(),
@@ -242,7 +242,7 @@ impl Pipeline {
         remote.serial = next_serial();
         let request_info = self
             .inner
-            .answering
+            .error_formatting
             .keeps_request()
             .then(|| info(&head, remote.serial));
         // Until a subscriber is set, nobody can listen: no span (it would only feed tracing's
@@ -340,7 +340,7 @@ impl Pipeline {
             Some(routed) => Some(self.dispatched(routed, head, body, peer)),
             None => {
                 tracing::debug!(path = head.uri.path(), "no route");
-                if self.inner.answering.keeps_request() {
+                if self.inner.error_formatting.keeps_request() {
                     not_found = Some(info(&head, next_serial()));
                 }
                 None
@@ -372,7 +372,7 @@ impl Pipeline {
     /// [`PipelineBuilder::hide_internal_messages`], a plain error (not an
     /// [`HttpError`](crate::HttpError)) is answered as `500 Internal server error`.
     pub fn error_response(&self, error: &Error) -> Response {
-        self.inner.answering.response(error)
+        self.inner.error_formatting.response(error)
     }
 }
 

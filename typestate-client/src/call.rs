@@ -57,7 +57,8 @@ pub struct Call<'a, P, Q, B, R, PS, QS, BS, E = NoErrors> {
     given_body: Option<B>,
     headers: HeaderMap,
     credentials: Credentials,
-    timeout: Option<Option<Duration>>,
+    /// This call's own timeout; `None`: the client's.
+    timeout: Option<Duration>,
     error: Option<Error>,
     _state: PhantomData<States<PS, QS, BS>>,
 }
@@ -149,7 +150,7 @@ impl<'a, P, Q, B, R, PS, QS, BS, E> Call<'a, P, Q, B, R, PS, QS, BS, E> {
 
     /// Sets this call's timeout, in place of the client's.
     pub fn timeout(mut self, timeout: Duration) -> Self {
-        self.timeout = Some(Some(timeout));
+        self.timeout = Some(timeout);
         self
     }
 

@@ -138,7 +138,7 @@ impl Client {
     /// Sends one prepared request, over HTTP or in-process, and reads the whole answer. An
     /// error carries no URL but the one reqwest gives it: the caller adds the request's.
     pub(crate) async fn execute(&self, request: Prepared) -> Result<Received, Error> {
-        let timeout = request.timeout.unwrap_or(self.inner.timeout);
+        let timeout = request.timeout.or(self.inner.timeout);
         // Sized for all of them, and at least as a map's first insert sizes it (six): reqwest
         // and hyper add theirs (`Host`, `Content-Length`) to a copy of this one.
         let defaults = &self.inner.headers;

@@ -29,8 +29,9 @@ pub(crate) struct Prepared {
     pub(crate) body: Option<Vec<u8>>,
     /// The body's `Content-Type` when it is not JSON (a multipart form, a byte stream).
     pub(crate) content_type: Option<HeaderValue>,
-    /// `None`: the client's timeout; `Some(t)`: this call's.
-    pub(crate) timeout: Option<Option<Duration>>,
+    /// This call's own timeout ([`Call::timeout`](crate::Call::timeout)); `None`: the
+    /// client's (which may be none).
+    pub(crate) timeout: Option<Duration>,
 }
 
 /// An answer: read whole, or, for a stream of events, as it comes.
