@@ -10,7 +10,7 @@ use pactum::{handler, handler::AnyHandler, route, sse::Event, sse::Events, Endpo
 use serde_json::json;
 
 use crate::api::{events, EventsQuery, Tick};
-use crate::support::{native_with, options, warp_with, TestServer};
+use crate::support::{eventually, native_with, options, warp_with, TestServer};
 
 pub async fn streams_count_events_then_ends(app: &TestServer) {
     let answer = app.get("/events?count=3").await;
@@ -90,13 +90,11 @@ impl Open {
 
     /// Waits (up to 5 s) until no stream is alive.
     async fn until_none(&self) {
-        for _ in 0..500 {
-            if self.now() == 0 {
-                return;
-            }
-            tokio::time::sleep(Duration::from_millis(10)).await;
-        }
-        panic!("{} event streams still open", self.now());
+        assert!(
+            eventually(Duration::from_secs(5), || self.now() == 0).await,
+            "{} event streams still open",
+            self.now()
+        );
     }
 }
 
@@ -115,6 +113,7 @@ fn ticks(open: &Open, every: Duration, keep_alive: Duration) -> AnyHandler {
             let alive = Alive(open);
             let ticks = futures_util::stream::unfold((alive, 0), move |(alive, n)| async move {
                 if n > 0 {
+                    // The stream's pace, the behaviour under test.
                     tokio::time::sleep(every).await;
                 }
                 Some((Event::new(Tick { n }), (alive, n + 1)))

@@ -7,7 +7,7 @@ use serde_json::json;
 use tokio::io::AsyncWriteExt;
 use tokio::net::TcpStream;
 
-use crate::support::{fixture, read_to_close, Running, TestServer};
+use crate::support::{eventually, fixture, read_by_server, read_to_close, Running, TestServer};
 
 fn signal(app: &TestServer, name: &str) {
     let Running::Process(child) = &app.running else {
@@ -33,17 +33,25 @@ async fn exit_status(app: TestServer) -> std::process::ExitStatus {
 
 async fn sigterm_lets_in_flight_requests_finish(adapter: &str) {
     let app = fixture(adapter).await;
-    let slow = app.client.get(app.url("/slow?ms=600")).send();
-    let slow = tokio::spawn(slow);
-    tokio::time::sleep(Duration::from_millis(150)).await;
-    signal(&app, "TERM");
-    let response = slow
+    let mut slow = TcpStream::connect(app.addr).await.expect("connect");
+    slow.write_all(b"GET /slow?ms=600 HTTP/1.1\r\nhost: x\r\n\r\n")
         .await
-        .expect("task")
-        .expect("in-flight request answered");
-    assert_eq!(response.status(), 200);
+        .expect("write");
+    // The signal that the request is in flight: the server process has read it.
+    let client = slow.local_addr().expect("bound");
+    assert!(
+        eventually(Duration::from_secs(5), || read_by_server(app.addr, client)).await,
+        "the server did not read the request"
+    );
+    signal(&app, "TERM");
+    let answer = read_to_close(&mut slow, Duration::from_secs(15)).await;
+    assert!(
+        answer.starts_with("HTTP/1.1 200 "),
+        "in-flight request answered: {answer:?}"
+    );
+    let body = answer.split_once("\r\n\r\n").map_or("", |(_, body)| body);
     assert_eq!(
-        response.json::<serde_json::Value>().await.unwrap(),
+        serde_json::from_str::<serde_json::Value>(body).expect("a JSON body"),
         json!({"slept": 600})
     );
     let addr = app.addr;

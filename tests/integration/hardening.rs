@@ -6,25 +6,16 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use pactum::Pipeline;
 use serde_json::json;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
-use crate::support::{self, native, native_with, options, read_to_close};
+use crate::support::{
+    self, arrivals, arrived, eventually, listening, native, native_with, options, read_to_close,
+};
 
 const HEALTH: &[u8] = b"GET /health HTTP/1.1\r\nhost: x\r\nconnection: close\r\n\r\n";
-
-/// Waits until `done()` holds, polling, for at most `limit`.
-async fn eventually(limit: Duration, done: impl Fn() -> bool) -> bool {
-    let start = Instant::now();
-    while start.elapsed() < limit {
-        if done() {
-            return true;
-        }
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-    done()
-}
 
 /// Reads one HTTP/1.1 response with a `content-length` from a kept-alive connection.
 async fn read_response(stream: &mut TcpStream) -> String {
@@ -122,7 +113,8 @@ async fn headers_trickled_byte_by_byte_are_still_cut_off() {
         "GET /health HTTP/1.1\r\nhost: x\r\nx-padding: {}",
         "a".repeat(200)
     );
-    // One byte every 20 ms: the head would take over 4 s to arrive.
+    // One byte every 20 ms: the head would take over 4 s to arrive. The sleep below is the
+    // slow client under test, not a wait for the server.
     let trickle = tokio::spawn(async move {
         for byte in head.into_bytes() {
             if writer.write_all(&[byte]).await.is_err() {
@@ -235,8 +227,9 @@ async fn silent_connections_cannot_hold_every_connection_slot() {
             .header_read_timeout(Duration::from_millis(300)),
     )
     .await;
+    // `connect` returns once the kernel has queued the connection, and the server accepts in
+    // that order (a permit first, then the oldest queued): the silent one takes the slot.
     let _silent = TcpStream::connect(app.addr).await.expect("connect");
-    tokio::time::sleep(Duration::from_millis(50)).await;
     let mut real = TcpStream::connect(app.addr).await.expect("connect");
     real.write_all(HEALTH).await.expect("write");
     let started = Instant::now();
@@ -344,7 +337,9 @@ async fn the_default_header_count_limit_is_100() {
 
 #[tokio::test]
 async fn shutdown_lets_an_in_flight_request_finish() {
-    let (addr, server, client) = native().await.into_parts();
+    let (middleware, mut requests) = arrivals();
+    let app = Pipeline::builder(crate::api::handlers()).middleware(middleware);
+    let (addr, server, client) = native_with(app, options()).await.into_parts();
     // An idle kept-alive connection must not hold the shutdown up.
     let warm = client
         .get(format!("http://{addr}/health"))
@@ -364,7 +359,7 @@ async fn shutdown_lets_an_in_flight_request_finish() {
             Ok::<_, reqwest::Error>((status, body))
         }
     });
-    tokio::time::sleep(Duration::from_millis(100)).await;
+    arrived(&mut requests, "/slow").await;
     let started = Instant::now();
     let finished = server.shutdown().await;
     let took = started.elapsed();
@@ -398,8 +393,9 @@ async fn shutdown_of_an_idle_server_is_prompt() {
 
 #[tokio::test]
 async fn shutdown_gives_up_at_its_deadline() {
+    let (middleware, mut requests) = arrivals();
     let (addr, server, client) = native_with(
-        crate::api::handlers(),
+        Pipeline::builder(crate::api::handlers()).middleware(middleware),
         options().shutdown_timeout(Duration::from_millis(200)),
     )
     .await
@@ -414,7 +410,7 @@ async fn shutdown_gives_up_at_its_deadline() {
             response.text().await
         }
     });
-    tokio::time::sleep(Duration::from_millis(100)).await;
+    arrived(&mut requests, "/slow").await;
     let started = Instant::now();
     let finished = server.shutdown().await;
     let took = started.elapsed();
@@ -480,8 +476,13 @@ async fn with_no_idle_wait_a_shutdown_closes_an_idle_connection_at_once() {
 async fn the_idle_wait_keeps_a_draining_connection_for_its_next_request() {
     let wait = Duration::from_millis(600);
     let (server, mut stream) = with_an_idle_connection(options().shutdown_idle_wait(wait)).await;
+    let addr = server.local_addr();
     let shutdown = tokio::spawn(server.shutdown());
-    tokio::time::sleep(Duration::from_millis(100)).await;
+    // The accept loop closes its listener and starts draining in one step.
+    assert!(
+        eventually(Duration::from_secs(5), || !listening(addr)).await,
+        "still accepting"
+    );
     // A proxy's next request on the idle connection (a POST behind nginx) is answered, and
     // the answer tells it to close the connection.
     stream.write_all(KEEP_ALIVE_HEALTH).await.expect("write");
@@ -540,7 +541,9 @@ async fn client_errors_reach_the_hook_and_get_a_400() {
     app.get("/health")
         .await
         .assert(200, json!({"status": "ok"}));
-    tokio::time::sleep(Duration::from_millis(100)).await;
+    // Once the shutdown has closed every connection, no call of the hook is pending.
+    let (_, server, _) = app.into_parts();
+    assert!(server.shutdown().await);
     assert_eq!(errors.load(Ordering::SeqCst), 1);
 }
 

@@ -2,11 +2,13 @@
 
 use std::net::SocketAddr;
 use std::sync::Once;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
+use pactum::middleware::Middleware;
 use pactum::{pipeline::IntoPipeline, server::Server, ServerOptions};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
+use tokio::sync::mpsc;
 
 /// A server under test: in this process (stopped with the test's runtime), or the
 /// conformance binary (killed when dropped).
@@ -67,6 +69,87 @@ impl TestServer {
         stream.write_all(request).await.expect("write");
         read_to_close(&mut stream, Duration::from_secs(5)).await
     }
+}
+
+/// Waits until `done()` holds, polling every 20 ms, for at most `limit`; whether it held. The
+/// way a test waits for the other side: never a bare sleep.
+pub async fn eventually(limit: Duration, done: impl Fn() -> bool) -> bool {
+    let start = Instant::now();
+    while start.elapsed() < limit {
+        if done() {
+            return true;
+        }
+        // The polling period, not a wait for the other side: `done` is checked again below.
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    done()
+}
+
+/// A middleware that sends each request's path as the pipeline starts on it, and what
+/// receives them: a test's signal that a request is in flight.
+pub fn arrivals() -> (Middleware, mpsc::UnboundedReceiver<String>) {
+    let (sender, receiver) = mpsc::unbounded_channel();
+    let middleware = pactum::middleware::from_fn(move |req, next| {
+        let _ = sender.send(req.uri().path().to_owned());
+        next.run(req)
+    });
+    (middleware, receiver)
+}
+
+/// Waits (up to 5 s) until a request for `path` reaches the pipeline.
+pub async fn arrived(arrivals: &mut mpsc::UnboundedReceiver<String>, path: &str) {
+    let wait = async {
+        while let Some(arrived) = arrivals.recv().await {
+            if arrived == path {
+                return;
+            }
+        }
+        panic!("the server is gone");
+    };
+    tokio::time::timeout(Duration::from_secs(5), wait)
+        .await
+        .unwrap_or_else(|_| panic!("no request for {path} within 5 s"));
+}
+
+/// The IPv4 TCP sockets of this network namespace (Linux's `/proc/net/tcp`): local port,
+/// remote port, state, and the bytes received that the socket's owner has not read yet.
+fn tcp_sockets() -> Vec<(u16, u16, u8, u32)> {
+    let table = std::fs::read_to_string("/proc/net/tcp").expect("Linux's /proc/net/tcp");
+    let port = |address: &str| {
+        let (_, port) = address.split_once(':')?;
+        u16::from_str_radix(port, 16).ok()
+    };
+    table
+        .lines()
+        .skip(1)
+        .filter_map(|line| {
+            let fields: Vec<&str> = line.split_whitespace().collect();
+            let (_, unread) = fields.get(4)?.split_once(':')?;
+            Some((
+                port(fields.get(1)?)?,
+                port(fields.get(2)?)?,
+                u8::from_str_radix(fields.get(3)?, 16).ok()?,
+                u32::from_str_radix(unread, 16).ok()?,
+            ))
+        })
+        .collect()
+}
+
+/// Whether a socket listens on `addr`'s port (a server that stopped accepting has closed it).
+pub fn listening(addr: SocketAddr) -> bool {
+    const LISTEN: u8 = 0x0A;
+    tcp_sockets()
+        .iter()
+        .any(|&(local, _, state, _)| state == LISTEN && local == addr.port())
+}
+
+/// Whether the server's end of the connection from `client` to `server` has read every byte
+/// sent to it: the server accepted the connection and holds the request (even in another
+/// process, which no in-process signal reaches).
+pub fn read_by_server(server: SocketAddr, client: SocketAddr) -> bool {
+    tcp_sockets().iter().any(|&(local, remote, _, unread)| {
+        local == server.port() && remote == client.port() && unread == 0
+    })
 }
 
 /// Reads until EOF or `limit`, whichever comes first.

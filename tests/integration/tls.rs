@@ -16,7 +16,7 @@ use serde_json::json;
 use tokio::net::TcpStream;
 use validator::Validate;
 
-use crate::support::{self, options, read_to_close};
+use crate::support::{self, eventually, options, read_to_close};
 
 /// A test CA and a leaf certificate for `localhost` and `127.0.0.1`, signed by it.
 struct Pki {
@@ -232,12 +232,10 @@ async fn plain_http_on_the_tls_port_fails_and_the_server_keeps_serving() {
         Err(_) => {}
         Ok(response) => panic!("plain HTTP was answered on the TLS port: {response:?}"),
     }
-    let started = Instant::now();
-    while errors.load(Ordering::SeqCst) == 0 && started.elapsed() < Duration::from_secs(2) {
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
     assert!(
-        errors.load(Ordering::SeqCst) >= 1,
+        eventually(Duration::from_secs(2), || errors.load(Ordering::SeqCst)
+            >= 1)
+        .await,
         "the failed handshake did not reach on_client_error"
     );
 
@@ -422,13 +420,12 @@ async fn garbage_and_plain_http_on_the_tls_port_are_closed_at_once() {
                 "not TLS, still open after {waited:?}"
             );
             assert!(!answer.contains("HTTP/1.1"), "{answer:?}");
-            let reported = Instant::now();
-            while errors.load(Ordering::SeqCst) == before
-                && reported.elapsed() < Duration::from_secs(2)
-            {
-                tokio::time::sleep(Duration::from_millis(10)).await;
-            }
-            assert!(errors.load(Ordering::SeqCst) > before, "not reported");
+            assert!(
+                eventually(Duration::from_secs(2), || errors.load(Ordering::SeqCst)
+                    > before)
+                .await,
+                "not reported"
+            );
             eprintln!(
                 "TLS, {addr}: {} bytes of non-TLS closed after {waited:?}",
                 bytes.len()

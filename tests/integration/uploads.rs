@@ -143,7 +143,8 @@ pub async fn an_oversized_file_is_refused_before_the_rest_is_read(app: &TestServ
                 return; // the server answered and closed: fine, its answer is read below
             }
         }
-        // Held open, the body unfinished, until the test ends.
+        // Held open, the body unfinished, until the test ends: the stalled client under test,
+        // not a wait for the server.
         tokio::time::sleep(Duration::from_secs(30)).await;
         drop(writer);
     });
@@ -301,6 +302,7 @@ async fn put_chunked(app: &TestServer, chunks: usize, size: usize) -> String {
             break;
         }
         stream.flush().await.expect("flush");
+        // The trickling client under test (chunks apart), not a wait for the server.
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
     let _ = stream.write_all(b"0\r\n\r\n").await;

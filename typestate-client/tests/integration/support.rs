@@ -385,6 +385,7 @@ pub(crate) fn handlers() -> Vec<AnyHandler> {
         })
         .into(),
         handler(slow(), |_| async {
+            // A handler that takes its time: the behaviour under test (client timeouts).
             tokio::time::sleep(Duration::from_secs(5)).await;
             Ok(NoContent)
         })
