@@ -2,12 +2,14 @@
 
 mod builders;
 mod conn;
+mod error_answers;
 mod options;
 mod run;
 mod servable;
 mod serve;
 mod service;
 mod shutdown;
+mod streams;
 #[cfg(feature = "tls")]
 mod tls;
 

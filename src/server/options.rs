@@ -4,7 +4,7 @@ use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
 
-use super::conn::ErrorAnswers;
+use super::error_answers::ErrorAnswers;
 #[cfg(feature = "tls")]
 use super::tls::TlsConfig;
 

@@ -5,7 +5,7 @@ use std::future::Future;
 use std::pin::Pin;
 use std::task::{Context, Poll};
 
-use super::conn::ErrorAnswers;
+use super::error_answers::ErrorAnswers;
 use super::options::ServerOptions;
 use super::run::{listen, ServeError, Server};
 use super::service::PactumService;

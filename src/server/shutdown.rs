@@ -20,7 +20,7 @@ use hyper_util::server::graceful::GracefulConnection;
 use tokio::sync::futures::OwnedNotified;
 use tokio::sync::Notify;
 
-use super::conn::Streams;
+use super::streams::Streams;
 
 const RUNNING: u8 = 0;
 /// Connections finish what they are doing and close.

@@ -17,12 +17,12 @@ use http::header::{HeaderValue, CONNECTION};
 use http::uri::Scheme;
 use hyper::body::Incoming;
 
-use super::idle::{StreamGuard, Streams};
 use super::in_flight::{Counted, InFlight, InFlightGuard};
 use crate::error::BoxError;
 use crate::response::EndsOnShutdown;
 use crate::server::servable::{CallShared, Servable};
 use crate::server::shutdown::Shutdown;
+use crate::server::streams::{StreamGuard, Streams};
 
 /// The service hyper runs on one connection.
 pub(super) struct ConnectionService<S> {

@@ -32,34 +32,7 @@ use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 
 use super::in_flight::InFlight;
 use crate::error::{Error, HttpError, Rejection};
-use crate::pipeline::Pipeline;
-use crate::response::Response;
-
-/// How hyper's own answers are formatted: by the pipeline's error formatter when the server
-/// serves a pipeline, else with the built-in JSON body.
-#[derive(Debug, Clone, Default)]
-pub(crate) struct ErrorAnswers(Option<Pipeline>);
-
-impl ErrorAnswers {
-    /// The answers of `pipeline`'s error formatter.
-    pub(crate) fn of(pipeline: &Pipeline) -> Self {
-        Self(Some(pipeline.clone()))
-    }
-
-    /// The formatter's answer; the built-in one if it panics (logged).
-    fn response(&self, error: &Error) -> Response {
-        let Some(pipeline) = &self.0 else {
-            return error.to_response();
-        };
-        let formatted = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            pipeline.error_response(error)
-        }));
-        formatted.unwrap_or_else(|_| {
-            tracing::error!("the error formatter panicked; the built-in body is sent");
-            error.to_response()
-        })
-    }
-}
+use crate::server::error_answers::ErrorAnswers;
 
 /// The most of hyper's own answer kept while it is replaced (its heads are ~100 bytes).
 const MAX_HEAD: usize = 4096;
@@ -280,6 +253,7 @@ impl<I: AsyncWrite + Unpin> AsyncWrite for HyperErrors<I> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::pipeline::Pipeline;
 
     const BARE_431: &[u8] = b"HTTP/1.1 431 Request Header Fields Too Large\r\nconnection: close\r\ncontent-length: 0\r\ndate: Mon, 23 Nov 2026 10:34:56 GMT\r\n\r\n";
 

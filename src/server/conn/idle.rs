@@ -1,5 +1,5 @@
 //! The HTTP/2 idle timeout: which streams of a connection the server is working on
-//! ([`Streams`]), told by the service to the connection's
+//! ([`Streams`](crate::server::streams::Streams)), told by the service to the connection's
 //! [`HeadDeadline`](super::head_deadline::HeadDeadline), which times the connection while
 //! none is, on its one timer.
 //!
@@ -16,12 +16,13 @@
 //! wakes the connection's task, which then starts the idle timer. No timer per stream; on
 //! HTTP/1.1 none of this runs (a version comparison per request, a branch per body frame).
 
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, PoisonError};
-use std::task::{Context, Waker};
+use std::sync::Arc;
+use std::task::Context;
 use std::time::Duration;
 
 use tokio::time::Instant;
+
+use crate::server::streams::Streams;
 
 /// An HTTP/2 connection's idle timeout, and its streams.
 #[derive(Debug)]
@@ -49,171 +50,5 @@ impl Http2Idle {
     pub(crate) fn shut_down(&self) -> Instant {
         self.streams.set_idle();
         Instant::now() + self.timeout
-    }
-}
-
-/// The HTTP/2 streams of one connection the server is working on, and what its idle timeout
-/// decided.
-#[derive(Debug, Default)]
-pub(crate) struct Streams {
-    busy: AtomicUsize,
-    /// Whether `connection` holds the connection task's waker.
-    armed: AtomicBool,
-    /// The connection's task, woken when `busy` drops to zero on a stream's task.
-    connection: Mutex<Option<Waker>>,
-    /// Set when the connection was idle for its timeout; taken by its
-    /// [`Drain`](crate::server::shutdown::Drain), which starts the graceful shutdown.
-    idle: AtomicBool,
-}
-
-impl Streams {
-    /// `true` while a stream is being worked on; the caller's task is then woken when the
-    /// last one ends.
-    pub(crate) fn busy_or_wake(&self, cx: &Context<'_>) -> bool {
-        if self.busy.load(Ordering::Acquire) == 0 {
-            return false;
-        }
-        if !self.armed.load(Ordering::Acquire) {
-            *self
-                .connection
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner) = Some(cx.waker().clone());
-            self.armed.store(true, Ordering::Release);
-        }
-        // The last stream may have ended before the waker was stored: read again.
-        self.busy.load(Ordering::Acquire) > 0
-    }
-
-    /// Marks the connection idle for its timeout: its graceful shutdown is due.
-    fn set_idle(&self) {
-        self.idle.store(true, Ordering::Release);
-    }
-
-    /// `true` once after [`set_idle`](Self::set_idle). One atomic load otherwise.
-    #[inline]
-    pub(crate) fn take_idle(&self) -> bool {
-        self.idle.load(Ordering::Relaxed) && self.idle.swap(false, Ordering::Acquire)
-    }
-
-    fn end(&self) {
-        if self.busy.fetch_sub(1, Ordering::AcqRel) == 1 && self.armed.swap(false, Ordering::AcqRel)
-        {
-            let waker = self
-                .connection
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner)
-                .take();
-            if let Some(waker) = waker {
-                waker.wake();
-            }
-        }
-    }
-}
-
-/// Counts one HTTP/2 stream as worked on until its response body is produced, or until
-/// dropped (the stream reset, or its service future dropped).
-#[derive(Debug)]
-pub(crate) struct StreamGuard(Option<Arc<Streams>>);
-
-impl StreamGuard {
-    /// Counts a stream of the connection.
-    pub(crate) fn new(streams: &Arc<Streams>) -> Self {
-        streams.busy.fetch_add(1, Ordering::AcqRel);
-        Self(Some(Arc::clone(streams)))
-    }
-
-    pub(crate) fn end(&mut self) {
-        if let Some(streams) = self.0.take() {
-            streams.end();
-        }
-    }
-}
-
-impl Drop for StreamGuard {
-    fn drop(&mut self) {
-        self.end();
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::server::conn::in_flight::{Counted, InFlightGuard};
-    use bytes::Bytes;
-    use http_body::Body;
-    use http_body_util::{BodyExt, Full};
-    use std::future::Future;
-    use std::task::Poll;
-
-    #[derive(Default)]
-    struct Woken(AtomicBool);
-
-    impl std::task::Wake for Woken {
-        fn wake(self: Arc<Self>) {
-            self.0.store(true, Ordering::SeqCst);
-        }
-    }
-
-    /// Polls the body's one data frame (a `Full` body is ready at once).
-    fn poll_one_frame<B: Body + Unpin>(body: &mut B)
-    where
-        B::Error: std::fmt::Debug,
-    {
-        let waker = Waker::from(Arc::new(Woken::default()));
-        let mut frame = std::pin::pin!(body.frame());
-        match frame.as_mut().poll(&mut Context::from_waker(&waker)) {
-            Poll::Ready(Some(Ok(_))) => {}
-            _ => panic!("a full body is ready at once"),
-        }
-    }
-
-    #[test]
-    fn a_stream_ends_when_its_body_is_produced_and_wakes_the_connection() {
-        let streams = Arc::new(Streams::default());
-        let mut body = Counted::new(
-            Full::new(Bytes::from_static(b"x")),
-            InFlightGuard::new(&Arc::default()),
-            Some(StreamGuard::new(&streams)),
-        );
-        let woken = Arc::new(Woken::default());
-        let waker = Waker::from(Arc::clone(&woken));
-        assert!(streams.busy_or_wake(&Context::from_waker(&waker)));
-        poll_one_frame(&mut body);
-        assert!(!streams.busy_or_wake(&Context::from_waker(&waker)));
-        assert!(
-            woken.0.load(Ordering::SeqCst),
-            "the connection's task was woken"
-        );
-        drop(body);
-        assert_eq!(streams.busy.load(Ordering::SeqCst), 0, "not ended twice");
-    }
-
-    #[test]
-    fn a_dropped_stream_ends_too() {
-        let streams = Arc::new(Streams::default());
-        let guard = StreamGuard::new(&streams);
-        assert_eq!(streams.busy.load(Ordering::SeqCst), 1);
-        drop(guard);
-        assert_eq!(streams.busy.load(Ordering::SeqCst), 0);
-    }
-
-    #[test]
-    fn http1_bodies_are_not_counted() {
-        let mut body = Counted::new(
-            Full::new(Bytes::from_static(b"x")),
-            InFlightGuard::new(&Arc::default()),
-            None,
-        );
-        poll_one_frame(&mut body);
-        assert!(body.is_end_stream());
-    }
-
-    #[test]
-    fn idle_is_taken_once() {
-        let streams = Streams::default();
-        assert!(!streams.take_idle());
-        streams.set_idle();
-        assert!(streams.take_idle());
-        assert!(!streams.take_idle());
     }
 }

@@ -10,9 +10,9 @@ use std::task::{Context, Poll};
 
 use http_body::{Body, Frame, SizeHint};
 
-use super::idle::StreamGuard;
 use crate::response::DrainSignal;
 use crate::server::shutdown::{Shutdown, UntilDrain};
+use crate::server::streams::StreamGuard;
 
 /// How many requests of a connection are in flight, and how many have started: counted by
 /// the service, read by the connection's [`HeadDeadline`] and

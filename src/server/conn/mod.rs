@@ -3,8 +3,10 @@
 //!
 //! # The wrapping order
 //!
-//! As [`run`](super::run)'s `accept_loop` and [`Connection::serve`] build it, from the socket up
-//! (each box wraps the one below it; the files are in this folder unless named otherwise):
+//! As [`run`](super::run)'s `accept_loop` and [`Connection::serve`] build it, from the socket
+//! (top) to the service (bottom). Down to hyper's connection, each layer wraps the one above
+//! it; below it, hyper calls the service for each request. Files in parentheses are outside
+//! this folder.
 //!
 //! ```text
 //!   TcpStream                    accepted, TCP_NODELAY set; the `max_connections` permit is
@@ -32,7 +34,7 @@
 //!      :  each request
 //!      v
 //!   ConnectionService<S>         counts the request (InFlight) and its HTTP/2 stream
-//!      |                         (Streams), `https` noted, `connection: close` while
+//!      |                         (Streams, streams.rs), `https` noted, `connection: close` while
 //!      |                         draining; the answer's body as Counted<_>  connection_service.rs
 //!      v                                                                    in_flight.rs
 //!   S: PactumService             the application, or any tower service with its peer as
@@ -43,7 +45,9 @@
 //! request from when hyper hands it over until its response body has been sent (the
 //! body holds the guard); the IO wrappers read it to know whether the connection is between
 //! requests. And one [`Streams`]: the HTTP/2 streams being worked on, counted by the service,
-//! read by the idle timeout, whose decision [`Drain`](super::shutdown::Drain) carries out.
+//! read by the idle timeout, whose decision [`Drain`](super::shutdown::Drain) carries out
+//! (`streams.rs`, beside this folder: the shutdown reads it too). How hyper's own answers are
+//! formatted, [`ErrorAnswers`], is a server setting the options hold (`error_answers.rs`).
 //!
 //! # What each relies on in hyper, and what would retire it
 //!
@@ -58,10 +62,11 @@
 //! - **`HeadDeadline`** with **`HeadWatch`** replaces hyper's
 //!   `http1::Builder::header_read_timeout`, turned off in [`Builders`](super::builders): it
 //!   arms a timer per request head, and with any timer in tokio's wheel every park of the
-//!   runtime reads the clock. hyper's HTTP/2 has no header read timeout at all
-//!   (hyperium/hyper#2894, open). The idle keep-alive wait is timed here too, as hyper will do
-//!   with hyperium/hyper#3828 (open); a hyper timeout without a timer per head: no upstream
-//!   issue found. `detect` relies on hyper's two builders serving a connection whose first
+//!   runtime reads the clock. The idle keep-alive wait is timed here too, as the pull request
+//!   hyperium/hyper#3828 (open) would have hyper do; a hyper timeout without a timer per head:
+//!   no upstream issue found. hyper's HTTP/2 has no header read timeout
+//!   (hyperium/hyper#2894, open): here the preface is timed as a head, then the idle timeout
+//!   below takes over. `detect` relies on hyper's two builders serving a connection whose first
 //!   bytes are replayed, as hyper-util's `auto` builder does, without its `Rewind` wrapper on
 //!   every read.
 //!   The lingering close relies on hyper calling `poll_shutdown` when it closes an HTTP/1
@@ -106,13 +111,15 @@ use idle::Http2Idle;
 use in_flight::InFlight;
 
 use super::builders::Builders;
+use super::error_answers::ErrorAnswers;
 use super::servable::CallShared;
 use super::shutdown::Shutdown;
+use super::streams::Streams;
 
 // The header read timeout's thread, started with the first server that has the timeout.
 pub(super) use head_watch::start as start_head_watch;
-pub(super) use hyper_errors::ErrorAnswers;
-pub(super) use idle::Streams;
+#[cfg(test)]
+pub(super) use in_flight::{Counted, InFlightGuard};
 
 type ErrorHook = Arc<dyn Fn(&(dyn std::error::Error + 'static)) + Send + Sync>;
 
