@@ -9,36 +9,36 @@
 //! this folder.
 //!
 //! ```text
-//!   TcpStream                    accepted, TCP_NODELAY set; the `max_connections` permit is
-//!      |                         held by the connection's task              (run.rs)
+//!   TcpStream                    accepted, TCP_NODELAY set; the            (run.rs)
+//!      |                         `max_connections` permit held by the task
 //!      v
-//!   TlsStream        [tls]       rustls handshake within the header read timeout (10 s
-//!      |                         without one)                               (run.rs, tls.rs)
+//!   TlsStream        [tls]       rustls handshake within the header read   (run.rs, tls.rs)
+//!      |                         timeout (10 s without one)
 //!      v
-//!   HyperErrors<_>               hyper's own 400 / 431 / 414 heads rewritten with the
-//!      |                         error body                                 hyper_errors.rs
+//!   HyperErrors<_>               hyper's own 400 / 431 / 414 heads         hyper_errors.rs
+//!      |                         rewritten with the error body             (error_answers.rs)
 //!      v
-//!   HeadDeadline<_>              the protocol, told by the first bytes (`detect`, replayed
-//!      |                         to hyper); then:                           head_deadline.rs
-//!      |  HTTP/1:  HeadWatch     header read timeout, one thread per process  head_watch.rs
-//!      |           linger        lingering close once hyper shuts the writing down
-//!      |  HTTP/2:  ControlFrames PING / SETTINGS flood cut-off              control_frames.rs
-//!      |           Http2Idle     idle timeout: GOAWAY, then close           idle.rs
+//!   HeadDeadline<_>              the protocol, told by the first bytes     head_deadline.rs
+//!      |                         (`detect`, replayed to hyper); then:
+//!      |  HTTP/1:  HeadWatch     header read timeout, kept by one thread   head_watch.rs
+//!      |           linger        lingering close once hyper shuts writing
+//!      |  HTTP/2:  ControlFrames PING / SETTINGS flood cut-off             control_frames.rs
+//!      |           Http2Idle     idle timeout: GOAWAY, then close          idle.rs
 //!      v
-//!   TokioIo<_>                   hyper-util: tokio's IO as hyper's `rt::Read` / `rt::Write`
-//!      |
+//!   TokioIo<_>                   hyper-util: tokio's IO as hyper's
+//!      |                         `rt::Read` / `rt::Write`
 //!      v
-//!   http1 | http2 connection     hyper's, with the settings of `Builders`   (builders.rs)
-//!      |    polled inside Drain  graceful shutdown, and the idle GOAWAY     (shutdown.rs)
+//!   http1 | http2 connection     hyper's, with the settings of `Builders`  (builders.rs)
+//!      |    polled inside Drain  graceful shutdown, and the idle GOAWAY    (shutdown.rs)
 //!      |
 //!      :  each request
 //!      v
-//!   ConnectionService<S>         counts the request (InFlight) and its HTTP/2 stream
-//!      |                         (Streams, streams.rs), `https` noted, `connection: close` while
-//!      |                         draining; the answer's body as Counted<_>  connection_service.rs
-//!      v                                                                    in_flight.rs
-//!   S: PactumService             the application, or any tower service with its peer as
-//!      | WithPeer<_>             an extension                               (servable.rs)
+//!   ConnectionService<S>         counts the request (InFlight) and its     connection_service.rs
+//!      |                         HTTP/2 stream (Streams), notes `https`,   in_flight.rs
+//!      |                         `connection: close` while draining; the   (streams.rs)
+//!      v                         answer's body as Counted<_>
+//!   S: PactumService             the application, or any tower service     (servable.rs)
+//!      | WithPeer<_>             with its peer as an extension
 //! ```
 //!
 //! The wrappers share one count, [`InFlight`](in_flight::InFlight): the service counts each
