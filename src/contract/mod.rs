@@ -215,9 +215,12 @@ impl<P: Slot, Q, B, R, E> Endpoint<P, Q, B, R, E> {
         } else {
             serde_json::Value::Null
         };
-        self.spec.route.render_json(&value).map_err(|name| {
+        self.spec.route.render_json(&value).map_err(|missing| {
             HttpError::validation(Vec::new())
-                .with_detail(vec![name.into()], "must be a string, number or bool")
+                .with_detail(
+                    vec![missing.name().into()],
+                    "must be a string, number or bool",
+                )
                 .into()
         })
     }

@@ -70,11 +70,14 @@ pub enum Rejection {
     /// `max_head_bytes` or has more than `max_headers` headers; answered by the connection,
     /// before routing.
     HeadTooLarge,
+    /// 400 `Invalid request URI`: the request target is not a URI; answered by an adapter that
+    /// receives the target as text (the warp adapter), before routing.
+    InvalidUri,
 }
 
 impl Rejection {
     /// Every rejection, in the order above.
-    pub const ALL: [Rejection; 16] = [
+    pub const ALL: [Rejection; 17] = [
         Self::ValidationFailed,
         Self::InvalidJson,
         Self::BodyUnreadable,
@@ -91,6 +94,7 @@ impl Rejection {
         Self::MalformedRequest,
         Self::UriTooLong,
         Self::HeadTooLarge,
+        Self::InvalidUri,
     ];
 
     /// The status it is answered with.
@@ -100,7 +104,8 @@ impl Rejection {
             | Self::InvalidJson
             | Self::BodyUnreadable
             | Self::InvalidMultipart
-            | Self::MalformedRequest => StatusCode::BAD_REQUEST,
+            | Self::MalformedRequest
+            | Self::InvalidUri => StatusCode::BAD_REQUEST,
             Self::Unauthorized => StatusCode::UNAUTHORIZED,
             Self::NotFound => StatusCode::NOT_FOUND,
             Self::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
@@ -134,6 +139,7 @@ impl Rejection {
             Self::MalformedRequest => "Bad request",
             Self::UriTooLong => "URI too long",
             Self::HeadTooLarge => "Request header fields too large",
+            Self::InvalidUri => "Invalid request URI",
         }
     }
 }

@@ -42,7 +42,8 @@ const DETAILS: &str = "`details` has one entry per failing field";
 /// documented on the operations that require credentials instead. [`Rejection::RequestTimeout`] (503) is
 /// left out: it exists only where a request timeout is configured; so are the native
 /// server's answers to heads it cannot read ([`Rejection::MalformedRequest`],
-/// [`Rejection::UriTooLong`], [`Rejection::HeadTooLarge`]): they come before any operation.
+/// [`Rejection::UriTooLong`], [`Rejection::HeadTooLarge`]), and the warp adapter's
+/// [`Rejection::InvalidUri`]: they come before any operation.
 const STANDARD: [Standard; 10] = [
     Standard {
         name: VALIDATION_FAILED,
@@ -223,6 +224,7 @@ mod tests {
                     | Rejection::MalformedRequest
                     | Rejection::UriTooLong
                     | Rejection::HeadTooLarge
+                    | Rejection::InvalidUri
             ) {
                 assert!(found.is_empty());
                 continue;

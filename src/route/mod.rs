@@ -23,6 +23,7 @@ use crate::error::ConfigError;
 
 mod kinds;
 mod literal;
+mod missing_param;
 // How a request carries its route: the pipeline's only.
 #[cfg(feature = "pipeline")]
 mod name;
@@ -37,6 +38,7 @@ pub(crate) use name::RouteName;
 #[doc(hidden)]
 pub use literal::{Ch, FitsRoute, LiteralFits, LiteralOf, NamesMatch, SameNames};
 pub use literal::{ParamNames, RouteLiteral, Runtime};
+pub use missing_param::MissingParam;
 
 /// One segment of a route template.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -299,22 +301,22 @@ impl RouteTemplate {
     ///
     /// # Errors
     ///
-    /// Returns the name of the first param `value_of` has no value for.
+    /// [`MissingParam`], naming the first param `value_of` has no value for.
     pub fn render<'a>(
         &self,
         mut value_of: impl FnMut(&str) -> Option<Cow<'a, str>>,
-    ) -> Result<String, String> {
+    ) -> Result<String, MissingParam> {
         let mut out = String::with_capacity(self.raw.len() + 16);
         for segment in &self.segments {
             out.push('/');
             match segment {
                 Segment::Literal(text) => out.push_str(text),
                 Segment::Param(name) => {
-                    let value = value_of(name).ok_or_else(|| name.clone())?;
+                    let value = value_of(name).ok_or_else(|| MissingParam::new(name))?;
                     out.extend(utf8_percent_encode(&value, SEGMENT));
                 }
                 Segment::CatchAll(name) => {
-                    let value = value_of(name).ok_or_else(|| name.clone())?;
+                    let value = value_of(name).ok_or_else(|| MissingParam::new(name))?;
                     for (i, piece) in value.split('/').enumerate() {
                         if i > 0 {
                             out.push('/');
@@ -340,14 +342,16 @@ impl RouteTemplate {
     /// let route = RouteTemplate::parse("/users/:id/files/*path".into(), RouteKind::Dynamic)?;
     /// let params = serde_json::json!({ "id": 7, "path": "a b/c.txt" });
     /// assert_eq!(route.render_json(&params).unwrap(), "/users/7/files/a%20b/c.txt");
-    /// assert_eq!(route.render_json(&serde_json::json!({ "id": 7 })), Err("path".to_owned()));
+    /// let missing = route.render_json(&serde_json::json!({ "id": 7 })).unwrap_err();
+    /// assert_eq!(missing.name(), "path");
+    /// assert_eq!(missing.to_string(), "no value for route param `path`");
     /// # Ok::<(), pactum::error::ConfigError>(())
     /// ```
     ///
     /// # Errors
     ///
-    /// Returns the name of the first param `params` has no value for.
-    pub fn render_json(&self, params: &serde_json::Value) -> Result<String, String> {
+    /// [`MissingParam`], naming the first param `params` has no scalar value for.
+    pub fn render_json(&self, params: &serde_json::Value) -> Result<String, MissingParam> {
         self.render(|name| match params.get(name)? {
             serde_json::Value::String(s) => Some(Cow::Borrowed(s.as_str())),
             serde_json::Value::Number(n) => Some(Cow::Owned(n.to_string())),

@@ -118,7 +118,9 @@ pub(crate) fn path<P: Slot, Q, B, R, E>(
     let route = endpoint.route();
     let Some(params) = params.filter(|_| <P::Presence as Presence>::DECLARED) else {
         // No params: a static route renders as written.
-        return route.render(|_| None).map_err(|name| missing_param(&name));
+        return route
+            .render(|_| None)
+            .map_err(|missing| missing_param(missing.name()));
     };
     let value = serde_json::to_value(params).map_err(|e| {
         Error::validation(Part::Params, vec![Detail::new(Vec::new(), e.to_string())])
@@ -153,11 +155,11 @@ pub(crate) fn path<P: Slot, Q, B, R, E>(
         return Err(Error::validation(Part::Params, details));
     }
     // The value serialised above, rendered: the params are serialised once per call.
-    route.render_json(&value).map_err(|name| {
+    route.render_json(&value).map_err(|missing| {
         Error::validation(
             Part::Params,
             vec![Detail::new(
-                vec![name.as_str().into()],
+                vec![missing.name().into()],
                 "must be a string, number or bool",
             )],
         )

@@ -79,7 +79,7 @@ use std::net::SocketAddr;
 use std::sync::OnceLock;
 
 use http::uri::Scheme;
-use http::{HeaderMap, Method, StatusCode};
+use http::{HeaderMap, Method};
 use pactum::{error::ConfigError, pipeline::Body, pipeline::Routed, Error, HttpError, Pipeline};
 use warp::filters::path::{FullPath, Tail};
 use warp::reject::Rejection;
@@ -365,12 +365,7 @@ fn build_request(
     } else {
         http::Uri::try_from(uri)
     }
-    .map_err(|_| {
-        Error::from(HttpError::new(
-            StatusCode::BAD_REQUEST,
-            "Invalid request URI",
-        ))
-    })?;
+    .map_err(|_| Error::from(HttpError::from(pactum::error::Rejection::InvalidUri)))?;
     let mut request = http::Request::new(body);
     *request.method_mut() = method;
     *request.uri_mut() = uri;
