@@ -13,8 +13,8 @@ use super::options::ServerOptions;
 const HYPER_MAX_HEADERS: usize = 100;
 
 /// hyper's connection settings, for each protocol. The protocol is told by the connection's
-/// first bytes ([`HeadDeadline::detect`](super::conn::head_deadline::HeadDeadline::detect)), as hyper-util's `auto` builder does, without its
-/// wrapper on every read.
+/// first bytes (`HeadDeadline::detect`, in [`conn`](super::conn)), as hyper-util's `auto`
+/// builder does, without its wrapper on every read.
 pub(super) struct Builders {
     pub(super) http1: http1::Builder,
     #[cfg(feature = "http2")]

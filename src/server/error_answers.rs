@@ -1,6 +1,6 @@
 //! [`ErrorAnswers`]: how the answers hyper gives by itself to HTTP/1.1 heads it cannot read
 //! are formatted (the wrapper that writes them is `conn/hyper_errors.rs`). A server setting,
-//! kept in the [`ServerOptions`](super::ServerOptions) and set by [`serve`](super::serve):
+//! kept in the [`ServerOptions`](super::ServerOptions) and set by [`serve`](super::serve()):
 //! beside `conn/` rather than in it, as the options hold it.
 
 use crate::error::Error;

@@ -1,5 +1,5 @@
 //! The accept loop (with the TLS handshake) and the [`Server`] handle; each connection is
-//! served by [`Connection`](super::conn::Connection) (`conn/`).
+//! served by [`Connection`] (`conn/`).
 
 use std::fmt;
 use std::net::SocketAddr;
@@ -17,12 +17,12 @@ use super::servable::{Foreign, PerConnection, Servable};
 use super::shutdown::Shutdown;
 use crate::error::ConfigError;
 
-/// Why [`serve`](super::serve) could not start.
+/// Why [`serve`](super::serve()) could not start.
 #[derive(Debug)]
 #[non_exhaustive]
 pub enum ServeError {
     /// The handler list cannot be served: duplicate or conflicting routes, a security scheme
-    /// nothing verifies, ... (the [`ConfigError`](crate::error::ConfigError) says which).
+    /// nothing verifies, ... (the [`ConfigError`] says which).
     Config(ConfigError),
     /// The address could not be bound (or, rarely, the thread that keeps the header read
     /// timeout could not start).

@@ -6,7 +6,7 @@
 //! changes twice (draining, forced), and each change wakes every connection.
 //!
 //! An HTTP/2 connection idle for its timeout is shut down gracefully here too (one more
-//! atomic load per poll): its [`HeadDeadline`](super::conn::head_deadline::HeadDeadline) says so
+//! atomic load per poll): its `HeadDeadline` ([`conn`](super::conn)) says so
 //! through its [`Streams`].
 
 use std::future::Future;

@@ -1,6 +1,6 @@
 //! [`Streams`]: the HTTP/2 streams of one connection the server is working on — counted by the
 //! service ([`StreamGuard`]), read by the connection's idle timeout
-//! ([`Http2Idle`](super::conn::idle::Http2Idle), where the mechanism is described), whose
+//! (`Http2Idle`, in [`conn`](super::conn)'s `idle.rs`, where the mechanism is described), whose
 //! decision the connection's [`Drain`](super::shutdown::Drain) carries out. Beside `conn/`
 //! rather than in it: the shutdown reads it too.
 

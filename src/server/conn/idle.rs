@@ -1,5 +1,5 @@
 //! The HTTP/2 idle timeout: which streams of a connection the server is working on
-//! ([`Streams`](crate::server::streams::Streams)), told by the service to the connection's
+//! ([`Streams`]), told by the service to the connection's
 //! [`HeadDeadline`](super::head_deadline::HeadDeadline), which times the connection while
 //! none is, on its one timer.
 //!

@@ -15,7 +15,7 @@ use crate::server::shutdown::{Shutdown, UntilDrain};
 use crate::server::streams::StreamGuard;
 
 /// How many requests of a connection are in flight, and how many have started: counted by
-/// the service, read by the connection's [`HeadDeadline`] and
+/// the service, read by the connection's [`HeadDeadline`](super::head_deadline::HeadDeadline) and
 /// [`HyperErrors`](super::hyper_errors::HyperErrors).
 ///
 /// One word, so that a request costs one atomic add and one subtraction: the low 32 bits

@@ -41,7 +41,7 @@
 //!      | WithPeer<_>             with its peer as an extension
 //! ```
 //!
-//! The wrappers share one count, [`InFlight`](in_flight::InFlight): the service counts each
+//! The wrappers share one count, [`InFlight`]: the service counts each
 //! request from when hyper hands it over until its response body has been sent (the
 //! body holds the guard); the IO wrappers read it to know whether the connection is between
 //! requests. And one [`Streams`]: the HTTP/2 streams being worked on, counted by the service,
