@@ -1,5 +1,6 @@
 //! The shape of the code, checked: no import cycle between the modules of each crate's `src/`,
-//! none between the files of one module, and no source file over 400 lines (tests aside).
+//! none between the files of one module, and no source file over 600 lines (tests aside; over
+//! 400 gets a warning).
 //!
 //! Between modules, a module is a top-level module of the crate (`src/pipeline/` and its files
 //! are one, `pipeline`), or the crate root (`lib.rs`, and anything reached through its
@@ -15,7 +16,10 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::path::{Path, PathBuf};
 
-const MAX_LINES: usize = 400;
+/// Past this many lines a file is named in a warning: split it where it holds two things.
+const WARN_LINES: usize = 400;
+/// Past this many lines the check fails.
+const MAX_LINES: usize = 600;
 
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     let Ok(entries) = fs::read_dir(dir) else {
@@ -291,24 +295,28 @@ fn no_source_file_over_the_limit() {
     for dir in CRATES.iter().copied().chain(["benches", "examples"]) {
         rust_files(&root.join(dir), &mut files);
     }
-    let mut long: Vec<String> = files
+    let mut long: Vec<(usize, String)> = files
         .iter()
         .filter(|file| !is_test_file(file.strip_prefix(root).unwrap()))
         .filter_map(|file| {
             let lines = fs::read_to_string(file).unwrap().lines().count();
-            (lines > MAX_LINES).then(|| {
-                format!(
-                    "  {} ({lines} lines)",
-                    file.strip_prefix(root).unwrap().display()
-                )
-            })
+            let name = file.strip_prefix(root).unwrap().display().to_string();
+            (lines > WARN_LINES).then_some((lines, name))
         })
         .collect();
     long.sort();
+    for (lines, name) in &long {
+        eprintln!("warning: {name} has {lines} lines (over {WARN_LINES}): split it by topic");
+    }
+    let over: Vec<String> = long
+        .iter()
+        .filter(|(lines, _)| *lines > MAX_LINES)
+        .map(|(lines, name)| format!("  {name} ({lines} lines)"))
+        .collect();
     assert!(
-        long.is_empty(),
+        over.is_empty(),
         "source files over {MAX_LINES} lines:\n{}",
-        long.join("\n")
+        over.join("\n")
     );
 }
 
