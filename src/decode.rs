@@ -10,13 +10,13 @@ use serde::Deserializer;
 
 use crate::body::Body;
 use crate::contract::Slot;
+use crate::de::collect::{self, Node};
+use crate::de::flat_query;
+use crate::de::from_text::TextMap;
+use crate::de::json_as_schema::Json;
 use crate::error::{Detail, Error, HttpError, Rejection};
-use crate::flat_query;
-use crate::json_shape::Json;
 pub(crate) use crate::request::BodyRead;
 use crate::request::{start_bytes, RawParams};
-use crate::shape::{self, Node};
-use crate::text::TextMap;
 use crate::validation::{detail_from_serde, details_from_rules};
 
 /// Checks `value`'s rules: 400 `Validation failed` with one detail per failed rule.
@@ -32,7 +32,7 @@ fn shape_error(detail: Detail) -> Error {
 }
 
 /// The 400 for a value that did not deserialise — the error path of every decoder: each
-/// shape error [`shape::collect`] finds (`make` gives a fresh deserializer of the same input
+/// shape error [`collect::collect`] finds (`make` gives a fresh deserializer of the same input
 /// for each reading), then the rules that failed on the fields that did parse (a rule on a
 /// field that failed, or inside one, is left out: it was checked on a placeholder). Should
 /// the collecting reading find nothing, serde's own first error is reported.
@@ -41,7 +41,7 @@ where
     T: Slot,
     D: Deserializer<'de>,
 {
-    let collected = shape::collect::<T, _>(&make, size);
+    let collected = collect::collect::<T, _>(&make, size);
     let mut details = collected.details;
     if details.is_empty() {
         details.push(match make().map(serde_path_to_error::deserialize::<_, T>) {

@@ -13,18 +13,14 @@ macro_rules! cfg_pipeline {
     };
 }
 
-// The contract: compiled in every configuration. `shape`, `json_shape` and `text` read a
-// value's every shape error: the pipeline's 400 details, and the typed client's decode errors
-// (`Detail::from_json`).
+// The contract: compiled in every configuration. `de` reads a value's every shape error: the
+// pipeline's 400 details, and the typed client's decode errors (`Detail::from_json`).
 pub mod contract;
+mod de;
 pub mod error;
-mod introspect;
-mod json_shape;
 pub mod route;
 mod security;
-mod shape;
 pub mod sse;
-mod text;
 pub mod upload;
 mod validation;
 
@@ -33,7 +29,6 @@ cfg_pipeline! {
     mod body;
     mod context;
     mod decode;
-    mod flat_query;
     pub mod handler;
     pub mod middleware;
     pub mod pipeline;

@@ -174,7 +174,7 @@ fn module_graph(src: &Path) -> BTreeMap<String, BTreeSet<String>> {
 /// Files that are mutually recursive by nature, each group read as one node: the module and
 /// its files, and why.
 const RECURSIVE: &[(&str, &[&str], &str)] = &[(
-    "shape",
+    "de::collect",
     &["access", "proxy", "wrap"],
     "a wrapping deserializer: `Collect` (wrap) visits through `Proxy` (proxy), whose \
      accesses (access) hand each element to a `Collect` again",

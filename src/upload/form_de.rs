@@ -12,7 +12,7 @@ use serde::forward_to_deserialize_any;
 
 use super::file::FILE_PART;
 pub(crate) use super::Part;
-use crate::text::Text;
+use crate::de::from_text::TextValue;
 
 /// The form as a map from field name to its parts, names in the order they first came.
 pub(crate) struct FormMap<'a, E> {
@@ -193,9 +193,9 @@ impl<'de, E: de::Error> IntoDeserializer<'de, E> for One<'de, E> {
 }
 
 impl<'a, E: de::Error> One<'a, E> {
-    fn text(&self) -> Result<Text<'a, E>, E> {
+    fn text(&self) -> Result<TextValue<'a, E>, E> {
         std::str::from_utf8(&self.0.data)
-            .map(Text::new)
+            .map(TextValue::new)
             .map_err(|_| de::Error::custom("is not UTF-8 text"))
     }
 }

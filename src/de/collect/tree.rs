@@ -10,7 +10,7 @@ use serde::de::{
 };
 use serde::forward_to_deserialize_any;
 
-use crate::text::Text;
+use crate::de::from_text::TextValue;
 
 /// A parsed JSON value; objects keep their keys in document order (duplicates included).
 #[derive(Debug, Clone, PartialEq)]
@@ -210,7 +210,7 @@ impl<'de> MapAccess<'de> for Entries<'de> {
         };
         self.value = Some(value);
         // Keys read as serde_json reads them: numbers and bools parse from the key's text.
-        seed.deserialize(Text::new(key)).map(Some)
+        seed.deserialize(TextValue::new(key)).map(Some)
     }
     fn next_value_seed<V: DeserializeSeed<'de>>(
         &mut self,
@@ -238,7 +238,7 @@ impl<'de> EnumAccess<'de> for Variant<'de> {
         self,
         seed: V,
     ) -> Result<(V::Value, &'de Node), Self::Error> {
-        let variant = seed.deserialize(Text::<serde_json::Error>::new(self.variant))?;
+        let variant = seed.deserialize(TextValue::<serde_json::Error>::new(self.variant))?;
         Ok((variant, self.value))
     }
 }

@@ -59,7 +59,7 @@ impl Detail {
         };
         match Node::parse(text) {
             Ok(tree) => {
-                let reader = || Some(crate::json_shape::Json(&tree));
+                let reader = || Some(crate::de::json_as_schema::Json(&tree));
                 collect::<T, _>(reader, json.len()).details
             }
             Err(syntax) => vec![Detail::new(Vec::new(), message(&syntax))],

@@ -7,12 +7,12 @@ use serde::de::{self, Deserializer, IntoDeserializer, Visitor};
 use serde::forward_to_deserialize_any;
 
 /// Deserialises one text value; numbers and bools parse from it, as `serde_qs` does.
-pub(crate) struct Text<'a, E> {
+pub(crate) struct TextValue<'a, E> {
     text: &'a str,
     error: PhantomData<E>,
 }
 
-impl<'a, E> Text<'a, E> {
+impl<'a, E> TextValue<'a, E> {
     pub(crate) fn new(text: &'a str) -> Self {
         Self {
             text,
@@ -33,7 +33,7 @@ macro_rules! parsed {
     )*};
 }
 
-impl<'de, E: de::Error> Deserializer<'de> for Text<'de, E> {
+impl<'de, E: de::Error> Deserializer<'de> for TextValue<'de, E> {
     type Error = E;
 
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, E> {
@@ -85,7 +85,7 @@ impl<'de, E: de::Error> Deserializer<'de> for Text<'de, E> {
     }
 }
 
-/// Names and values as a map from name to [`Text`] value, in their order: path params, or a
+/// Names and values as a map from name to [`TextValue`], in their order: path params, or a
 /// flat query's pairs.
 // Read by the pipeline only (path params, a flat query).
 #[cfg_attr(not(feature = "pipeline"), allow(dead_code))]
@@ -147,7 +147,7 @@ where
 
     fn next_value_seed<S: de::DeserializeSeed<'de>>(&mut self, seed: S) -> Result<S::Value, E> {
         match self.value.take() {
-            Some(value) => seed.deserialize(Text::new(value)),
+            Some(value) => seed.deserialize(TextValue::new(value)),
             None => Err(de::Error::custom("value requested before its key")),
         }
     }

@@ -1,5 +1,5 @@
 //! The usual query — `key=value` pairs, each key once, no brackets — split and decoded
-//! without `serde_qs`'s nested-map parser, for [`TextMap`](crate::text::TextMap), which reads
+//! without `serde_qs`'s nested-map parser, for [`TextMap`](super::from_text::TextMap), which reads
 //! values with the same coercion rules.
 //!
 //! Only a query whose meaning cannot differ between the two readers is split here; any other
@@ -147,7 +147,7 @@ mod tests {
         use proptest::prelude::*;
         use serde::Deserialize;
 
-        use crate::text::TextMap;
+        use crate::de::from_text::TextMap;
 
         #[derive(Debug, PartialEq, Deserialize)]
         #[serde(rename_all = "lowercase")]
