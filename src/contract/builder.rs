@@ -10,8 +10,8 @@ use super::declared_errors::DeclaredErrors;
 use super::method::{AllowsBody, ContractMethod, Delete, Get, Patch, Post, Put};
 use super::slot::{Declared, NoBody, NoContent, NoParams, NoQuery, Slot};
 use super::{Endpoint, EndpointSpec, Security, Settings};
+use crate::de::field_names::struct_fields;
 use crate::error::{ConfigError, ErrorAnswer, NoErrors};
-use crate::introspect::struct_fields;
 #[cfg(feature = "pipeline")]
 use crate::middleware::Middleware;
 use crate::route::{Dynamic, FitsRoute, HasParams, Pattern, Route, RouteTemplate, Static};
