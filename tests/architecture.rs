@@ -289,6 +289,7 @@ fn no_import_cycle_between_the_files_of_a_module() {
 }
 
 #[test]
+#[allow(clippy::print_stderr)] // the warnings are the output
 fn no_source_file_over_the_limit() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut files = Vec::new();
