@@ -11,6 +11,11 @@
 //!   parsed with the query's coercion rules, and a map of such values.
 //! - `flat_query`: a plain `key=value` query split without `serde_qs` (pipeline only).
 //! - [`field_names`]: the field names a `Deserialize` struct declares, for a route's params.
+//! - `forward`: `forward_deserializer!`, the methods of a deserializer that wraps another one.
+
+// First: its macro is used by the modules below.
+#[macro_use]
+mod forward;
 
 pub(crate) mod collect;
 pub(crate) mod field_names;

@@ -33,23 +33,10 @@ struct KeyDeserializer<'k, D> {
     key: &'k mut Option<String>,
 }
 
-macro_rules! forward {
-    ($($method:ident $(($($arg:ident: $ty:ty),*))?;)*) => {$(
-        fn $method<V: Visitor<'de>>(
-            self,
-            $($($arg: $ty,)*)?
-            visitor: V,
-        ) -> Result<V::Value, D::Error> {
-            let key = self.key;
-            self.inner.$method($($($arg,)*)? KeyVisitor { visitor, key })
-        }
-    )*};
-}
-
 impl<'de, D: Deserializer<'de>> Deserializer<'de> for KeyDeserializer<'_, D> {
     type Error = D::Error;
 
-    forward! {
+    forward_deserializer! { |self, visitor| self.inner => KeyVisitor { visitor, key: self.key };
         deserialize_any;
         deserialize_bool;
         deserialize_i8;
@@ -75,9 +62,6 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for KeyDeserializer<'_, D> {
         deserialize_map;
         deserialize_identifier;
         deserialize_ignored_any;
-    }
-
-    forward! {
         deserialize_unit_struct(name: &'static str);
         deserialize_newtype_struct(name: &'static str);
         deserialize_tuple(len: usize);

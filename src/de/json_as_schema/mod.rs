@@ -22,6 +22,73 @@
 //! integer (`invalid type: floating point`), an internally tagged enum also reads from an
 //! array, and `i128`/`u128` are not supported at all (serde: "i128 is not supported").
 
+/// The visits a visitor of this module passes on untouched to the one it wraps (`self.0`):
+/// `pass_on!(values)` the values that hold no other (and `expecting`), which [`Wrap`] and the
+/// narrowing visitors share; `pass_on!()` those and the visits handed a deserializer or an
+/// enum (the narrowing visitors pass them to their [`Wrap`], so nested values still go
+/// through [`Json`]); `pass_on!(collections)` sequences and maps. Each visitor writes its own
+/// `visit_f64`.
+macro_rules! pass_on {
+    (collections) => {
+        fn visit_seq<A: SeqAccess<'de>>(self, a: A) -> Result<V::Value, A::Error> {
+            self.0.visit_seq(a)
+        }
+        fn visit_map<A: MapAccess<'de>>(self, a: A) -> Result<V::Value, A::Error> {
+            self.0.visit_map(a)
+        }
+    };
+    (values) => {
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            self.0.expecting(f)
+        }
+        fn visit_bool<E: de::Error>(self, v: bool) -> Result<V::Value, E> {
+            self.0.visit_bool(v)
+        }
+        fn visit_i64<E: de::Error>(self, v: i64) -> Result<V::Value, E> {
+            self.0.visit_i64(v)
+        }
+        fn visit_i128<E: de::Error>(self, v: i128) -> Result<V::Value, E> {
+            self.0.visit_i128(v)
+        }
+        fn visit_u64<E: de::Error>(self, v: u64) -> Result<V::Value, E> {
+            self.0.visit_u64(v)
+        }
+        fn visit_u128<E: de::Error>(self, v: u128) -> Result<V::Value, E> {
+            self.0.visit_u128(v)
+        }
+        fn visit_str<E: de::Error>(self, v: &str) -> Result<V::Value, E> {
+            self.0.visit_str(v)
+        }
+        fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<V::Value, E> {
+            self.0.visit_borrowed_str(v)
+        }
+        fn visit_string<E: de::Error>(self, v: String) -> Result<V::Value, E> {
+            self.0.visit_string(v)
+        }
+        fn visit_bytes<E: de::Error>(self, v: &[u8]) -> Result<V::Value, E> {
+            self.0.visit_bytes(v)
+        }
+        fn visit_unit<E: de::Error>(self) -> Result<V::Value, E> {
+            self.0.visit_unit()
+        }
+        fn visit_none<E: de::Error>(self) -> Result<V::Value, E> {
+            self.0.visit_none()
+        }
+    };
+    () => {
+        pass_on!(values);
+        fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<V::Value, D::Error> {
+            self.0.visit_some(d)
+        }
+        fn visit_newtype_struct<D: Deserializer<'de>>(self, d: D) -> Result<V::Value, D::Error> {
+            self.0.visit_newtype_struct(d)
+        }
+        fn visit_enum<A: EnumAccess<'de>>(self, a: A) -> Result<V::Value, A::Error> {
+            self.0.visit_enum(a)
+        }
+    };
+}
+
 mod narrow;
 
 use serde::de::{
@@ -34,99 +101,44 @@ use narrow::{ObjectOnly, SingleFloat, WholeFloat, Wide};
 /// A deserializer with the rules above.
 pub(crate) struct Json<D>(pub(crate) D);
 
-macro_rules! forward {
-    ($($method:ident),*) => {$(
-        fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
-            self.0.$method(Wrap(visitor))
-        }
-    )*};
-}
-macro_rules! integers {
-    ($($method:ident),*) => {$(
-        fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
-            self.0.$method(WholeFloat(Wrap(visitor)))
-        }
-    )*};
-}
-
 impl<'de, D: Deserializer<'de>> Deserializer<'de> for Json<D> {
     type Error = D::Error;
-    forward!(
-        deserialize_any,
-        deserialize_bool,
-        deserialize_f64,
-        deserialize_char,
-        deserialize_str,
-        deserialize_string,
-        deserialize_bytes,
-        deserialize_byte_buf,
-        deserialize_option,
-        deserialize_unit,
-        deserialize_seq,
-        deserialize_map,
-        deserialize_identifier,
-        deserialize_ignored_any
-    );
-    integers!(
-        deserialize_i8,
-        deserialize_i16,
-        deserialize_i32,
-        deserialize_i64,
-        deserialize_u8,
-        deserialize_u16,
-        deserialize_u32,
-        deserialize_u64
-    );
-    fn deserialize_i128<V: Visitor<'de>>(self, v: V) -> Result<V::Value, D::Error> {
-        self.0.deserialize_i128(Wide(Wrap(v), true))
+
+    forward_deserializer! { |self, v| self.0 => Wrap(v);
+        deserialize_any;
+        deserialize_bool;
+        deserialize_i8 => WholeFloat(Wrap(v));
+        deserialize_i16 => WholeFloat(Wrap(v));
+        deserialize_i32 => WholeFloat(Wrap(v));
+        deserialize_i64 => WholeFloat(Wrap(v));
+        deserialize_i128 => Wide(Wrap(v), true);
+        deserialize_u8 => WholeFloat(Wrap(v));
+        deserialize_u16 => WholeFloat(Wrap(v));
+        deserialize_u32 => WholeFloat(Wrap(v));
+        deserialize_u64 => WholeFloat(Wrap(v));
+        deserialize_u128 => Wide(Wrap(v), false);
+        deserialize_f32 => SingleFloat(Wrap(v));
+        deserialize_f64;
+        deserialize_char;
+        deserialize_str;
+        deserialize_string;
+        deserialize_bytes;
+        deserialize_byte_buf;
+        deserialize_option;
+        deserialize_unit;
+        deserialize_seq;
+        deserialize_map;
+        deserialize_identifier;
+        deserialize_ignored_any;
+        deserialize_unit_struct(name: &'static str);
+        deserialize_newtype_struct(name: &'static str);
+        deserialize_tuple(len: usize);
+        deserialize_tuple_struct(name: &'static str, len: usize);
+        deserialize_struct(name: &'static str, fields: &'static [&'static str])
+            => ObjectOnly(Wrap(v));
+        deserialize_enum(name: &'static str, variants: &'static [&'static str]);
     }
-    fn deserialize_u128<V: Visitor<'de>>(self, v: V) -> Result<V::Value, D::Error> {
-        self.0.deserialize_u128(Wide(Wrap(v), false))
-    }
-    fn deserialize_f32<V: Visitor<'de>>(self, v: V) -> Result<V::Value, D::Error> {
-        self.0.deserialize_f32(SingleFloat(Wrap(v)))
-    }
-    fn deserialize_unit_struct<V: Visitor<'de>>(
-        self,
-        name: &'static str,
-        v: V,
-    ) -> Result<V::Value, D::Error> {
-        self.0.deserialize_unit_struct(name, Wrap(v))
-    }
-    fn deserialize_newtype_struct<V: Visitor<'de>>(
-        self,
-        name: &'static str,
-        v: V,
-    ) -> Result<V::Value, D::Error> {
-        self.0.deserialize_newtype_struct(name, Wrap(v))
-    }
-    fn deserialize_tuple<V: Visitor<'de>>(self, len: usize, v: V) -> Result<V::Value, D::Error> {
-        self.0.deserialize_tuple(len, Wrap(v))
-    }
-    fn deserialize_tuple_struct<V: Visitor<'de>>(
-        self,
-        name: &'static str,
-        len: usize,
-        v: V,
-    ) -> Result<V::Value, D::Error> {
-        self.0.deserialize_tuple_struct(name, len, Wrap(v))
-    }
-    fn deserialize_struct<V: Visitor<'de>>(
-        self,
-        name: &'static str,
-        fields: &'static [&'static str],
-        v: V,
-    ) -> Result<V::Value, D::Error> {
-        self.0.deserialize_struct(name, fields, ObjectOnly(Wrap(v)))
-    }
-    fn deserialize_enum<V: Visitor<'de>>(
-        self,
-        name: &'static str,
-        variants: &'static [&'static str],
-        v: V,
-    ) -> Result<V::Value, D::Error> {
-        self.0.deserialize_enum(name, variants, Wrap(v))
-    }
+
     fn is_human_readable(&self) -> bool {
         self.0.is_human_readable()
     }
@@ -199,47 +211,12 @@ impl<'de, A: VariantAccess<'de>> VariantAccess<'de> for Wrap<A> {
 }
 impl<'de, V: Visitor<'de>> Visitor<'de> for Wrap<V> {
     type Value = V::Value;
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.0.expecting(f)
-    }
-    fn visit_bool<E: de::Error>(self, v: bool) -> Result<V::Value, E> {
-        self.0.visit_bool(v)
-    }
-    fn visit_i64<E: de::Error>(self, v: i64) -> Result<V::Value, E> {
-        self.0.visit_i64(v)
-    }
-    fn visit_i128<E: de::Error>(self, v: i128) -> Result<V::Value, E> {
-        self.0.visit_i128(v)
-    }
-    fn visit_u64<E: de::Error>(self, v: u64) -> Result<V::Value, E> {
-        self.0.visit_u64(v)
-    }
-    fn visit_u128<E: de::Error>(self, v: u128) -> Result<V::Value, E> {
-        self.0.visit_u128(v)
-    }
+    pass_on!(values);
     fn visit_f64<E: de::Error>(self, v: f64) -> Result<V::Value, E> {
         self.0.visit_f64(v)
     }
-    fn visit_str<E: de::Error>(self, v: &str) -> Result<V::Value, E> {
-        self.0.visit_str(v)
-    }
-    fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<V::Value, E> {
-        self.0.visit_borrowed_str(v)
-    }
-    fn visit_string<E: de::Error>(self, v: String) -> Result<V::Value, E> {
-        self.0.visit_string(v)
-    }
-    fn visit_bytes<E: de::Error>(self, v: &[u8]) -> Result<V::Value, E> {
-        self.0.visit_bytes(v)
-    }
-    fn visit_none<E: de::Error>(self) -> Result<V::Value, E> {
-        self.0.visit_none()
-    }
     fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<V::Value, D::Error> {
         self.0.visit_some(Json(d))
-    }
-    fn visit_unit<E: de::Error>(self) -> Result<V::Value, E> {
-        self.0.visit_unit()
     }
     fn visit_newtype_struct<D: Deserializer<'de>>(self, d: D) -> Result<V::Value, D::Error> {
         self.0.visit_newtype_struct(Json(d))

@@ -6,67 +6,6 @@ use std::fmt;
 
 use super::Wrap;
 
-/// The visits a narrowing visitor below passes on untouched (to its [`Wrap`], so nested
-/// values still go through [`Json`]); each writes its own `visit_f64` (and `visit_seq` and
-/// `visit_map`, or takes them from `pass_on!(collections)`).
-macro_rules! pass_on {
-    (collections) => {
-        fn visit_seq<A: SeqAccess<'de>>(self, a: A) -> Result<V::Value, A::Error> {
-            self.0.visit_seq(a)
-        }
-        fn visit_map<A: MapAccess<'de>>(self, a: A) -> Result<V::Value, A::Error> {
-            self.0.visit_map(a)
-        }
-    };
-    () => {
-        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-            self.0.expecting(f)
-        }
-        fn visit_bool<E: de::Error>(self, v: bool) -> Result<V::Value, E> {
-            self.0.visit_bool(v)
-        }
-        fn visit_i64<E: de::Error>(self, v: i64) -> Result<V::Value, E> {
-            self.0.visit_i64(v)
-        }
-        fn visit_i128<E: de::Error>(self, v: i128) -> Result<V::Value, E> {
-            self.0.visit_i128(v)
-        }
-        fn visit_u64<E: de::Error>(self, v: u64) -> Result<V::Value, E> {
-            self.0.visit_u64(v)
-        }
-        fn visit_u128<E: de::Error>(self, v: u128) -> Result<V::Value, E> {
-            self.0.visit_u128(v)
-        }
-        fn visit_str<E: de::Error>(self, v: &str) -> Result<V::Value, E> {
-            self.0.visit_str(v)
-        }
-        fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<V::Value, E> {
-            self.0.visit_borrowed_str(v)
-        }
-        fn visit_string<E: de::Error>(self, v: String) -> Result<V::Value, E> {
-            self.0.visit_string(v)
-        }
-        fn visit_bytes<E: de::Error>(self, v: &[u8]) -> Result<V::Value, E> {
-            self.0.visit_bytes(v)
-        }
-        fn visit_unit<E: de::Error>(self) -> Result<V::Value, E> {
-            self.0.visit_unit()
-        }
-        fn visit_none<E: de::Error>(self) -> Result<V::Value, E> {
-            self.0.visit_none()
-        }
-        fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<V::Value, D::Error> {
-            self.0.visit_some(d)
-        }
-        fn visit_newtype_struct<D: Deserializer<'de>>(self, d: D) -> Result<V::Value, D::Error> {
-            self.0.visit_newtype_struct(d)
-        }
-        fn visit_enum<A: EnumAccess<'de>>(self, a: A) -> Result<V::Value, A::Error> {
-            self.0.visit_enum(a)
-        }
-    };
-}
-
 /// 2^53: every whole `f64` up to it in magnitude is the integer it was written as.
 const EXACT: f64 = 9_007_199_254_740_992.0;
 /// 2^63 and 2^64: serde_json reads an integer literal from −2^63 to 2^64 − 1 as an `i64` or
