@@ -1,10 +1,21 @@
 //! How the pipeline runs a handler: parse, validate, call, check, serialise, in one boxed
 //! future per request with the function's own future inside it.
 //!
+//! A routed request, past its middleware, goes through these steps:
+//!
+//! 1. [`parse_input`]: the params and the query, parsed and validated (400 `Validation failed`
+//!    ends the request here, before anything is boxed for it);
+//! 2. [`BodyReading::start`]: a JSON body's content type and declared length checked (415,
+//!    413) and its bytes collected; any other kind handed to its type's reader
+//!    ([`Slot::read_body`]); skipped when the contract has no body;
+//! 3. [`HandlerCall`], the state machine: `Reading` the body, then `Running` the function with
+//!    its `Ctx`, then [`respond`] (the value's rules checked, serialised once) or the error as
+//!    the contract answers it ([`Bound::answer_error`]).
+//!
 //! The function is kept with its type ([`Bound`]) until the request is routed, so that its
-//! future needs no box of its own; and the future is written out ([`HandlerCall`]) rather than as
-//! an `async` block, so that the request head held while the body is read and the function's
-//! future (which holds the head again, in its `Ctx`) share their space.
+//! future needs no box of its own; and the future is written out ([`HandlerCall`]) rather than
+//! as an `async` block, so that the request head held while the body is read and the
+//! function's future (which holds the head again, in its `Ctx`) share their space.
 
 use std::future::{ready, Future};
 use std::marker::PhantomData;
@@ -13,20 +24,19 @@ use std::sync::Arc;
 use std::task::{ready, Context, Poll};
 
 use bytes::Bytes;
-use http::header::{HeaderValue, CACHE_CONTROL, CONTENT_TYPE, LOCATION};
-use http::StatusCode;
 
 use crate::context::{Ctx, ResponseParts};
-use crate::contract::{BodyInput, BodyKind, EndpointSpec, Format, Presence, Slot};
+use crate::body::Body;
+use crate::contract::{BodyFuture, BodyInput, BodyKind, EndpointSpec, Format, Slot};
 use crate::decode::{self, BodyRead};
-use crate::error::{Error, Rejection};
-use crate::request::{BoxFuture, CallHandler, Remote, Request, UrlCell};
-use crate::response::{EndingOnShutdown, EndsOnShutdown, Response, ResponseBody};
-use crate::validation::details_from_rules;
+use crate::error::Error;
+use crate::request::{BoxFuture, CallHandler, RawParams, Remote, Request, UrlCell};
+use crate::response::Response;
 
 use super::answer_size::AnswerSize;
 use super::error_answer::UndeclaredStatuses;
 use super::pipeline_parts::PipelineParts;
+use super::respond::{respond, respond_streamed};
 
 /// A function bound to its contract, with its type.
 pub(super) struct Bound<F> {
@@ -103,6 +113,9 @@ where
     B: Slot,
     R: Slot,
 {
+    /// The request's steps up to the function: params and query parsed now (a failure ends
+    /// the request before anything is boxed for it), then the first stage — the body's
+    /// reading, or the function at once when the contract has no body.
     fn call(self: Arc<Self>, req: Request) -> BoxFuture<Result<Response, Error>> {
         let Request {
             head,
@@ -113,9 +126,7 @@ where
             remote,
             ..
         } = req;
-        let parsed = decode::params::<P>(&params)
-            .and_then(|params| Ok((params, decode::query::<Q>(head.uri.query())?)));
-        let (params, query) = match parsed {
+        let (params, query) = match parse_input::<P, Q>(&params, head.uri.query()) {
             Ok(parsed) => parsed,
             Err(error) => return Box::pin(ready(Err(error))),
         };
@@ -123,49 +134,13 @@ where
         let stage = match B::absent() {
             // No body to wait for: the function runs now.
             Some(none) => {
-                let ctx = Ctx::of_request(
-                    params,
-                    query,
-                    (none, Bytes::new()),
-                    head,
-                    url,
-                    remote,
-                    response.handle(),
-                );
+                let (body, parts) = ((none, Bytes::new()), response.handle());
+                let ctx = Ctx::of_request(params, query, body, head, url, remote, parts);
                 Stage::Running {
                     future: (self.bound.f)(ctx),
                 }
             }
-            // A body type that is not JSON (a constant per type: a JSON body's future is
-            // untouched): read by the type's own reader, then the function, as below.
-            None if !matches!(B::BODY, BodyKind::Json) => {
-                let read = B::read_body(BodyInput::new(
-                    &head.headers,
-                    body,
-                    body_limit,
-                    &self.bound.spec.settings.field_limits,
-                ));
-                let head = Head {
-                    params,
-                    query,
-                    head,
-                    url,
-                    remote,
-                };
-                return Box::pin(async move {
-                    let body = read.await?;
-                    let ctx = head.into_ctx((body, Bytes::new()), response.handle());
-                    let future = (self.bound.f)(ctx);
-                    let stage = Stage::Running { future };
-                    HandlerCall {
-                        stage,
-                        typed: self,
-                        response,
-                    }
-                    .await
-                });
-            }
-            None => match decode::start_body(&head.headers, body, body_limit) {
+            None => match BodyReading::start(&head.headers, body, body_limit, &self.bound.spec) {
                 Ok(read) => Stage::Reading {
                     read,
                     head: Some(Head {
@@ -185,6 +160,12 @@ where
             response,
         })
     }
+}
+
+/// The routed request's params and query, parsed and validated (400 `Validation failed`).
+#[inline]
+fn parse_input<P: Slot, Q: Slot>(params: &RawParams, query: Option<&str>) -> Result<(P, Q), Error> {
+    Ok((decode::params::<P>(params)?, decode::query::<Q>(query)?))
 }
 
 /// What the function's `Ctx` is made of, but the body.
@@ -211,22 +192,62 @@ impl<P, Q> Head<P, Q> {
     }
 }
 
+/// A request body being read, by its kind (a constant per body type, [`Slot::BODY`]).
+enum BodyReading<B> {
+    /// A JSON body: its bytes, collected within the limit, then parsed and validated here
+    /// (the bytes are kept for [`Ctx::raw_body`]).
+    Json(BodyRead),
+    /// Any other kind (a multipart form, a byte stream): the type's own reader.
+    Other(BodyFuture<B>),
+}
+
+impl<B: Slot> BodyReading<B> {
+    /// Starts reading: a JSON body is refused here when its `Content-Type` is not JSON (415)
+    /// or its declared length is over the limit (413).
+    #[inline]
+    fn start(
+        headers: &http::HeaderMap,
+        body: Body,
+        limit: usize,
+        spec: &EndpointSpec,
+    ) -> Result<Self, Error> {
+        if matches!(B::BODY, BodyKind::Json) {
+            return decode::start_body(headers, body, limit).map(Self::Json);
+        }
+        let input = BodyInput::new(headers, body, limit, &spec.settings.field_limits);
+        Ok(Self::Other(B::read_body(input)))
+    }
+
+    /// The body, with the bytes it was parsed from (none for a body that is not JSON).
+    fn poll_body(&mut self, cx: &mut Context<'_>) -> Poll<Result<(B, Bytes), Error>> {
+        Poll::Ready(match self {
+            Self::Json(read) => decode::json_body::<B>(ready!(Pin::new(read).poll(cx))),
+            Self::Other(read) => ready!(read.as_mut().poll(cx)).map(|body| (body, Bytes::new())),
+        })
+    }
+}
+
 pin_project_lite::pin_project! {
+    /// Where a [`HandlerCall`] is: `Reading` → `Running` → done (the call has returned).
     #[project = StageProj]
-    enum Stage<Fut, P, Q> {
-        /// Reading the JSON body; the head waits for it.
-        Reading { read: BodyRead, head: Option<Head<P, Q>> },
-        /// The function's future.
+    enum Stage<Fut, P, Q, B> {
+        /// Reading the body; the parsed head waits for it (`None` once taken, when the body
+        /// is read and the function is called).
+        Reading { read: BodyReading<B>, head: Option<Head<P, Q>> },
+        /// The function's future, whose `Ctx` now holds the head and the body.
         Running { #[pin] future: Fut },
     }
 }
 
 pin_project_lite::pin_project! {
-    /// A routed request past its middleware: body, function, answer.
+    /// A routed request past its middleware: the body read, the function called, its value
+    /// checked and answered — or the first error. One state machine, boxed once per
+    /// request, with the function's future inline.
     struct HandlerCall<F, Fut, P, Q, B, R> {
         #[pin]
-        stage: Stage<Fut, P, Q>,
+        stage: Stage<Fut, P, Q, B>,
         typed: Arc<Typed<F, P, Q, B, R>>,
+        // What the handler sets through `ctx.response` (status, headers), read when it answers.
         response: PipelineParts,
     }
 }
@@ -244,8 +265,10 @@ where
         let mut this = self.project();
         loop {
             match this.stage.as_mut().project() {
+                // The body read (or refused): the function is called with it, and polled at
+                // once in the next turn of the loop.
                 StageProj::Reading { read, head } => {
-                    let body = match decode::json_body::<B>(ready!(Pin::new(read).poll(cx))) {
+                    let body = match ready!(read.poll_body(cx)) {
                         Ok(body) => body,
                         Err(error) => return Poll::Ready(Err(error)),
                     };
@@ -253,7 +276,9 @@ where
                     let future = (this.typed.bound.f)(head.into_ctx(body, this.response.handle()));
                     this.stage.set(Stage::Running { future });
                 }
-                StageProj::Running { future } => {
+                // The function's value checked and written, or its error as the contract
+                // answers it.
+            StageProj::Running { future } => {
                     let value = match ready!(future.poll(cx)) {
                         Ok(value) => value,
                         Err(error) => {
@@ -270,110 +295,4 @@ where
             }
         }
     }
-}
-
-/// Checks the response value's rules and serialises it, once, straight to bytes.
-pub(super) fn respond<R: Slot>(
-    spec: &EndpointSpec,
-    value: &R,
-    parts: &mut PipelineParts,
-    size: &AnswerSize,
-) -> Result<Response, Error> {
-    // A constant per response type: the JSON path keeps no branch.
-    if !matches!(R::FORMAT, Format::Json) {
-        return respond_raw(spec, value, parts);
-    }
-    if let Err(errors) = value.check() {
-        let details = details_from_rules(&errors);
-        tracing::error!(route = %spec.route, ?details, "response failed its rules");
-        return Err(Rejection::ResponseValidationFailed.error().into());
-    }
-    let parts = parts.take();
-    let status = parts
-        .as_ref()
-        .and_then(|parts| parts.status)
-        .unwrap_or_else(|| spec.success_status());
-    let has_body = <R::Presence as Presence>::DECLARED
-        && status != StatusCode::NO_CONTENT
-        && status != StatusCode::NOT_MODIFIED;
-    let body = if has_body {
-        let mut json = size.buffer();
-        serde_json::to_writer(&mut json, value).map_err(|e| {
-            Rejection::ResponseSerializationFailed
-                .error()
-                .with_source(e)
-        })?;
-        size.record(json.len());
-        Bytes::from(json)
-    } else {
-        Bytes::new()
-    };
-    let mut response = http::Response::new(ResponseBody::from(body));
-    *response.status_mut() = status;
-    if has_body {
-        response
-            .headers_mut()
-            .insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
-    }
-    if let Some(parts) = parts.filter(|parts| !parts.headers.is_empty()) {
-        response.headers_mut().extend(parts.headers);
-    }
-    Ok(response)
-}
-
-/// The answer of a streamed response type ([`Events`](crate::sse::Events)): its body, sent as the
-/// stream makes it, ended early if the server shuts down; headers the handler set win.
-fn respond_streamed<R: Slot>(spec: &EndpointSpec, value: R, parts: &mut PipelineParts) -> Response {
-    let parts = parts.take();
-    let ends = EndsOnShutdown::default();
-    let mut response = http::Response::new(ResponseBody::streamed(EndingOnShutdown {
-        body: value.into_streamed().unwrap_or_default(),
-        ends: ends.clone(),
-    }));
-    *response.status_mut() = parts
-        .as_ref()
-        .and_then(|parts| parts.status)
-        .unwrap_or_else(|| spec.success_status());
-    response.extensions_mut().insert(ends);
-    let headers = response.headers_mut();
-    headers.insert(CONTENT_TYPE, HeaderValue::from_static("text/event-stream"));
-    headers.insert(CACHE_CONTROL, HeaderValue::from_static("no-cache"));
-    if let Some(parts) = parts.filter(|parts| !parts.headers.is_empty()) {
-        headers.extend(parts.headers);
-    }
-    response
-}
-
-/// [`respond`] for a response type that is not JSON ([`Text`](crate::contract::Text),
-/// [`Binary`](crate::contract::Binary), [`Redirect`](crate::contract::Redirect)): its own body, content type and
-/// `Location`; headers the handler set win.
-fn respond_raw<R: Slot>(
-    spec: &EndpointSpec,
-    value: &R,
-    parts: &mut PipelineParts,
-) -> Result<Response, Error> {
-    let parts = parts.take();
-    let status = parts
-        .as_ref()
-        .and_then(|parts| parts.status)
-        .unwrap_or_else(|| spec.success_status());
-    let raw = value.to_raw();
-    let has_body = status != StatusCode::NO_CONTENT && status != StatusCode::NOT_MODIFIED;
-    let mut response = http::Response::new(if has_body {
-        ResponseBody::from(raw.body)
-    } else {
-        ResponseBody::empty()
-    });
-    *response.status_mut() = status;
-    let headers = response.headers_mut();
-    if let (true, Some(content_type)) = (has_body, raw.content_type) {
-        headers.insert(CONTENT_TYPE, content_type);
-    }
-    if let Some(location) = raw.location {
-        headers.insert(LOCATION, location);
-    }
-    if let Some(parts) = parts.filter(|parts| !parts.headers.is_empty()) {
-        headers.extend(parts.headers);
-    }
-    Ok(response)
 }

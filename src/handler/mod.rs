@@ -9,6 +9,7 @@ mod documentation;
 mod error_answer;
 mod nest;
 mod pipeline_parts;
+mod respond;
 
 use std::fmt;
 use std::future::Future;
@@ -204,7 +205,7 @@ impl<P: Slot, Q: Slot, B: Slot, R: Slot, E> Handler<P, Q, B, R, E> {
     /// The pipeline's 500 `Response validation failed`.
     #[doc(hidden)]
     pub fn respond(&self, value: &R) -> Result<crate::response::Response, Error> {
-        call::respond(
+        respond::respond(
             self.endpoint.spec(),
             value,
             &mut pipeline_parts::PipelineParts::new(),
