@@ -4,7 +4,6 @@ use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
 
-use super::error_answers::ErrorAnswers;
 #[cfg(feature = "tls")]
 use super::tls::TlsConfig;
 
@@ -12,7 +11,18 @@ use super::tls::TlsConfig;
 const DEFAULT_SHUTDOWN_IDLE_WAIT: Duration = Duration::from_secs(1);
 
 type OnListen = Box<dyn FnOnce(u16, &str) + Send>;
-type ErrorHook = Arc<dyn Fn(&(dyn std::error::Error + 'static)) + Send + Sync>;
+/// A hook called with an error ([`ServerOptions::on_accept_error`],
+/// [`ServerOptions::on_client_error`]).
+pub(super) type ErrorHook = Arc<dyn Fn(&(dyn std::error::Error + 'static)) + Send + Sync>;
+
+/// The HTTP/2 idle timeout as the options hold it.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Http2IdleTimeout {
+    /// The header read timeout's (the default).
+    LikeHeaderRead,
+    /// Set: a duration, or `None` for none.
+    Set(Option<Duration>),
+}
 
 /// Connection settings of [`serve`](crate::serve) and [`serve_service`](crate::server::serve_service):
 /// address, TLS, connection and head limits, connection timeouts, hooks.
@@ -58,15 +68,12 @@ pub struct ServerOptions {
     pub(crate) shutdown_idle_wait: Duration,
     pub(crate) max_connections: Option<usize>,
     pub(crate) keep_alive: bool,
-    /// `None`: the header read timeout.
-    pub(crate) http2_idle_timeout: Option<Option<Duration>>,
+    pub(crate) http2_idle_timeout: Http2IdleTimeout,
     pub(crate) http2_keep_alive_interval: Option<Duration>,
     pub(crate) http2_keep_alive_timeout: Duration,
     pub(crate) http2_max_concurrent_streams: u32,
     pub(crate) on_accept_error: Option<ErrorHook>,
     pub(crate) on_client_error: Option<ErrorHook>,
-    /// How hyper's own answers are formatted: set by [`serve`](crate::serve) from the pipeline.
-    pub(crate) error_answers: ErrorAnswers,
 }
 
 impl Default for ServerOptions {
@@ -84,13 +91,12 @@ impl Default for ServerOptions {
             shutdown_idle_wait: DEFAULT_SHUTDOWN_IDLE_WAIT,
             max_connections: None,
             keep_alive: true,
-            http2_idle_timeout: None,
+            http2_idle_timeout: Http2IdleTimeout::LikeHeaderRead,
             http2_keep_alive_interval: Some(Duration::from_secs(20)),
             http2_keep_alive_timeout: Duration::from_secs(10),
             http2_max_concurrent_streams: 200,
             on_accept_error: None,
             on_client_error: None,
-            error_answers: ErrorAnswers::default(),
         }
     }
 }
@@ -250,7 +256,7 @@ impl ServerOptions {
     ///
     /// Kept per connection, on the header read timeout's timer: no timer per stream.
     pub fn http2_idle_timeout(mut self, timeout: impl Into<Option<Duration>>) -> Self {
-        self.http2_idle_timeout = Some(timeout.into());
+        self.http2_idle_timeout = Http2IdleTimeout::Set(timeout.into());
         self
     }
 
@@ -277,9 +283,20 @@ impl ServerOptions {
         self
     }
 
+    /// Whether the server answers over TLS ([`https`](Self::https)).
+    pub(crate) fn serves_tls(&self) -> bool {
+        #[cfg(feature = "tls")]
+        return self.tls.is_some();
+        #[cfg(not(feature = "tls"))]
+        false
+    }
+
     /// The HTTP/2 idle timeout in effect.
     pub(crate) fn http2_idle(&self) -> Option<Duration> {
-        self.http2_idle_timeout.unwrap_or(self.header_read_timeout)
+        match self.http2_idle_timeout {
+            Http2IdleTimeout::LikeHeaderRead => self.header_read_timeout,
+            Http2IdleTimeout::Set(timeout) => timeout,
+        }
     }
 
     /// Called for every failed `accept` (e.g. too many open files); the server backs off and

@@ -12,10 +12,15 @@ use tokio::task::JoinHandle;
 
 use super::builders::Builders;
 use super::conn::Connection;
+use super::error_answers::ErrorAnswers;
 use super::options::ServerOptions;
 use super::servable::{Foreign, PerConnection, Servable};
 use super::shutdown::Shutdown;
 use crate::error::ConfigError;
+
+/// How long a TLS handshake may take without a header read timeout to bound it.
+#[cfg(feature = "tls")]
+const TLS_HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// Why [`serve`](super::serve()) could not start.
 #[derive(Debug)]
@@ -139,13 +144,15 @@ pub async fn serve_service<S: Servable>(
     service: S,
     options: ServerOptions,
 ) -> std::io::Result<Server> {
-    listen(Foreign(service), options).await
+    listen(Foreign(service), options, ErrorAnswers::default()).await
 }
 
-/// Binds, then accepts connections, each served by the service `make` gives for its peer.
+/// Binds, then accepts connections, each served by the service `make` gives for its peer;
+/// hyper's own error answers (400, 431, 414) are written as `answers` says.
 pub(super) async fn listen<M: PerConnection>(
     make: M,
     mut options: ServerOptions,
+    answers: ErrorAnswers,
 ) -> std::io::Result<Server> {
     if options.header_read_timeout.is_some() {
         super::conn::start_head_watch()?;
@@ -157,7 +164,7 @@ pub(super) async fn listen<M: PerConnection>(
         on_listen(local_addr.port(), &options.hostname);
     }
     let (stop, stopped) = oneshot::channel();
-    let task = tokio::spawn(accept_loop(listener, make, options, stopped));
+    let task = tokio::spawn(accept_loop(listener, make, options, answers, stopped));
     Ok(Server {
         local_addr,
         stop: Some(stop),
@@ -169,6 +176,7 @@ async fn accept_loop<M: PerConnection>(
     listener: TcpListener,
     make: M,
     options: ServerOptions,
+    answers: ErrorAnswers,
     mut stopped: oneshot::Receiver<()>,
 ) -> bool {
     let builders = Arc::new(Builders::new(&options));
@@ -176,12 +184,9 @@ async fn accept_loop<M: PerConnection>(
     let limit = options.max_connections.map(|n| Arc::new(Semaphore::new(n)));
     #[cfg(feature = "tls")]
     let tls = options.tls.as_ref().map(|t| t.acceptor());
-    #[cfg(not(feature = "tls"))]
-    let tls: Option<()> = None;
-    let secure = tls.is_some();
-    let handshake_timeout = options
-        .header_read_timeout
-        .unwrap_or(Duration::from_secs(10));
+    #[cfg(feature = "tls")]
+    let handshake_timeout = options.header_read_timeout.unwrap_or(TLS_HANDSHAKE_TIMEOUT);
+    let secure = options.serves_tls();
     let mut backoff = Duration::ZERO;
     loop {
         let permit = match &limit {
@@ -222,7 +227,7 @@ async fn accept_loop<M: PerConnection>(
             http2_idle_timeout: options.http2_idle(),
             shutdown: Arc::clone(&shutdown),
             on_client_error: options.on_client_error.clone(),
-            answers: options.error_answers.clone(),
+            answers: answers.clone(),
         };
         #[cfg(feature = "tls")]
         let acceptor = tls.clone();
@@ -240,7 +245,6 @@ async fn accept_loop<M: PerConnection>(
                 }
                 return;
             }
-            let _ = handshake_timeout;
             connection.serve(stream).await;
         });
     }

@@ -42,12 +42,12 @@ use crate::pipeline::IntoPipeline;
 /// [`ServeError::Config`] for a handler list that cannot be routed, [`ServeError::Bind`] when
 /// the address cannot be bound (or, with a header read timeout, when the process's thread
 /// that keeps it cannot start: the system is out of threads).
-pub fn serve(app: impl IntoPipeline, mut options: ServerOptions) -> Serve {
+pub fn serve(app: impl IntoPipeline, options: ServerOptions) -> Serve {
     let pipeline = app.into_pipeline();
     Serve(Box::pin(async move {
         let pipeline = pipeline?;
-        options.error_answers = ErrorAnswers::of(&pipeline);
-        listen(PactumService::new(pipeline), options)
+        let answers = ErrorAnswers::of(&pipeline);
+        listen(PactumService::new(pipeline), options, answers)
             .await
             .map_err(ServeError::Bind)
     }))

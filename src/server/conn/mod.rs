@@ -112,6 +112,7 @@ use in_flight::InFlight;
 
 use super::builders::Builders;
 use super::error_answers::ErrorAnswers;
+use super::options::ErrorHook;
 use super::servable::CallShared;
 use super::shutdown::Shutdown;
 use super::streams::Streams;
@@ -120,8 +121,6 @@ use super::streams::Streams;
 pub(super) use head_watch::start as start_head_watch;
 #[cfg(test)]
 pub(super) use in_flight::{Counted, InFlightGuard};
-
-type ErrorHook = Arc<dyn Fn(&(dyn std::error::Error + 'static)) + Send + Sync>;
 
 /// What one connection task needs.
 pub(super) struct Connection<S> {
