@@ -5,17 +5,31 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+version=$(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -1)
+
+# `cargo package --workspace` verifies each crate against the others' packages through a local
+# registry, and takes what it finds from an earlier run as it would a crates.io release: the
+# same version's sources extracted under $CARGO_HOME/registry/src/-<hash of the path>/, and
+# their build in the target dir. Both may be an older commit's: remove the extractions, and
+# verify in a target dir of its own, emptied first.
+for dir in "${CARGO_HOME:-$HOME/.cargo}"/registry/src/-*/; do
+    for name in pactum-macros pactum pactum-client pactum-warp; do
+        rm -rf "$dir$name-$version"
+    done
+done
+export CARGO_TARGET_DIR=target/package-verify
+rm -rf "$CARGO_TARGET_DIR"
+
 cargo package --workspace "$@"
 
 # What a package may hold: sources (with the guide's chapters and the docs page's assets), the
 # manifest, the lock file, README, CHANGELOG and licences. No CI, scripts, toolchain file,
 # tests, benchmarks, fixtures of other languages, patches or fuzz corpora.
 allowed='^[^/]+/(src/.*|Cargo\.toml|Cargo\.toml\.orig|Cargo\.lock|README\.md|CHANGELOG\.md|LICENSE-APACHE|LICENSE-MIT|\.cargo_vcs_info\.json)$'
-version=$(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -1)
 status=0
 printf '%-28s %6s %10s %12s\n' package files bytes unpacked
 for name in pactum-macros pactum pactum-client pactum-warp; do
-    crate="target/package/$name-$version.crate"
+    crate="$CARGO_TARGET_DIR/package/$name-$version.crate"
     files=$(tar tzf "$crate" | grep -v '/$')
     if stray=$(grep -Ev "$allowed" <<<"$files"); then
         printf '%s ships what a user does not need:\n%s\n' "$name" "$stray" >&2
