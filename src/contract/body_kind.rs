@@ -1,26 +1,19 @@
-//! How a request body slot is read ([`BodyKind`]), and what a body type that is not JSON is
-//! read from ([`BodyInput`]) and sent as ([`EncodedBody`]): the hidden hooks of
-//! [`Slot`](super::Slot) behind [`Multipart`](crate::upload::Multipart) and
+//! How a request body slot is read ([`BodyKind`]), what reads a body type that is not JSON
+//! ([`BodyReader`], the pipeline's) and what such a type is sent as ([`EncodedBody`]): the
+//! hidden hooks of [`Slot`](super::Slot) behind [`Multipart`](crate::upload::Multipart) and
 //! [`ByteStream`](crate::upload::ByteStream).
+//!
+//! The contract names only these traits and types; the pipeline implements [`BodyReader`]
+//! (`request::read_upload`), so this layer depends on nothing of the pipeline's.
 
-#[cfg(feature = "pipeline")]
-use std::borrow::Cow;
-#[cfg(feature = "pipeline")]
 use std::future::Future;
-#[cfg(feature = "pipeline")]
 use std::pin::Pin;
 
 use bytes::Bytes;
+use futures_core::Stream;
 use http::HeaderValue;
-#[cfg(feature = "pipeline")]
-use http::{
-    header::{CONTENT_LENGTH, CONTENT_TYPE},
-    HeaderMap,
-};
 
-#[cfg(feature = "pipeline")]
-use crate::body::Body;
-#[cfg(feature = "pipeline")]
+use super::Slot;
 use crate::error::Error;
 
 /// How a request body travels (see `Slot::BODY`).
@@ -36,43 +29,27 @@ pub enum BodyKind {
     Stream,
 }
 
-/// A body being read by a body type that is not JSON.
-#[cfg(feature = "pipeline")]
+/// A request body's chunks as they arrive, each checked against the body limit: what a
+/// [`ByteStream`](crate::upload::ByteStream) reads.
 #[doc(hidden)]
-pub type BodyFuture<T> = Pin<Box<dyn Future<Output = Result<T, Error>> + Send + 'static>>;
+pub type Chunks = Pin<Box<dyn Stream<Item = Result<Bytes, Error>> + Send>>;
 
-/// What a body type that is not JSON is read from: the body, its limit, the request's
-/// `Content-Type` and `Content-Length`, and the contract's per-field limits.
-#[cfg(feature = "pipeline")]
+/// What reads a request body that is not JSON, for a body type's
+/// [`Slot::read_body`](super::Slot::read_body): the pipeline's, with the request's body, its
+/// limits and its headers. Each method ends with the value `wrap` makes of what was read.
 #[doc(hidden)]
-#[derive(Debug)]
-pub struct BodyInput {
-    pub(crate) content_type: Option<HeaderValue>,
-    pub(crate) content_length: Option<u64>,
-    pub(crate) body: Body,
-    pub(crate) limit: usize,
-    pub(crate) field_limits: Vec<(Cow<'static, str>, usize)>,
-}
+pub trait BodyReader {
+    /// A body being read.
+    type Read<O: Send + 'static>: Future<Output = Result<O, Error>> + Send + 'static;
 
-#[cfg(feature = "pipeline")]
-impl BodyInput {
-    pub(crate) fn new(
-        headers: &HeaderMap,
-        body: Body,
-        limit: usize,
-        field_limits: &[(Cow<'static, str>, usize)],
-    ) -> Self {
-        Self {
-            content_type: headers.get(CONTENT_TYPE).cloned(),
-            content_length: headers
-                .get(CONTENT_LENGTH)
-                .and_then(|v| v.to_str().ok())
-                .and_then(|v| v.parse().ok()),
-            body,
-            limit,
-            field_limits: field_limits.to_vec(),
-        }
-    }
+    /// Reads a `multipart/form-data` body whole into a `T`, validated.
+    fn form<T: Slot, O: Send + 'static>(self, wrap: fn(T) -> O) -> Self::Read<O>;
+
+    /// Hands the body over as it arrives.
+    fn chunks<O: Send + 'static>(self, wrap: fn(Chunks) -> O) -> Self::Read<O>;
+
+    /// Refuses to read the body: a type that is read as JSON has no reader of its own.
+    fn refuse<O: Send + 'static>(self) -> Self::Read<O>;
 }
 
 /// A request body as the typed client sends it: its `Content-Type` and bytes.

@@ -12,8 +12,6 @@ use super::slot::{Declared, NoBody, NoContent, NoParams, NoQuery, Slot};
 use super::{Endpoint, EndpointSpec, Security, Settings};
 use crate::de::field_names::struct_fields;
 use crate::error::{ConfigError, ErrorAnswer, NoErrors};
-#[cfg(feature = "pipeline")]
-use crate::middleware::Middleware;
 use crate::route::{Dynamic, FitsRoute, HasParams, Pattern, Route, RouteTemplate, Static};
 
 /// Builds an [`Endpoint`]. Made by [`Endpoint::get`], [`Endpoint::post`], ….
@@ -213,18 +211,6 @@ impl<M, K, P, Q, B, R, E> EndpointBuilder<M, K, P, Q, B, R, E> {
         R: ResponseUnset,
     {
         self.retype()
-    }
-
-    /// Appends a middleware. The first added is the outermost.
-    ///
-    /// Needs the `pipeline` feature: a contract crate shared with clients leaves it out and
-    /// binds middleware to the handler on the server instead
-    /// ([`bind`](crate::bind)`(endpoint).middleware(..)`).
-    #[cfg(feature = "pipeline")]
-    #[cfg_attr(docsrs, doc(cfg(feature = "pipeline")))]
-    pub fn middleware(mut self, middleware: Middleware) -> Self {
-        self.settings.middleware.push(middleware);
-        self
     }
 
     /// Requires a credential ([`Security`]), as data that the server, the typed client and

@@ -1,25 +1,24 @@
-//! [`DeclaredErrors`]: what a built contract keeps of its declared errors, without their type.
+//! [`DeclaredErrors`]: what a built contract keeps of its declared errors, without their type,
+//! and [`DECLARED_ANSWER_TYPES`], every declared error type of the program.
 
 use std::any::{type_name, TypeId};
+use std::sync::{PoisonError, RwLock};
 
 use http::StatusCode;
 
-#[cfg(feature = "pipeline")]
-use crate::error::{AnswerTypes, Error};
 use crate::error::{ConfigError, ErrorAnswer, NoErrors};
 
-/// A built contract's declared errors, without their type: what the pipeline answers them
-/// with, and what the OpenAPI document lists.
+/// A built contract's declared errors, without their type: what the OpenAPI document lists
+/// and the pipeline answers them with.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct DeclaredErrors {
     pub(crate) statuses: &'static [StatusCode],
-    /// Turns a handler's error into the declared answer when it is one.
-    #[cfg(feature = "pipeline")]
-    pub(crate) recognise: fn(Error) -> Error,
-    /// The declared type.
-    #[cfg(feature = "pipeline")]
-    pub(crate) type_id: TypeId,
 }
+
+/// Every [`ErrorAnswer`] type a contract of this program declares, written once each when a
+/// contract is built: how the pipeline's error path knows a boxed error is a typed answer
+/// that must not reach the wire with its text (`error::undeclared`).
+pub(crate) static DECLARED_ANSWER_TYPES: RwLock<Vec<TypeId>> = RwLock::new(Vec::new());
 
 impl DeclaredErrors {
     /// `E`'s, checked: `None` for [`NoErrors`].
@@ -39,14 +38,15 @@ impl DeclaredErrors {
         if let Some(status) = E::STATUSES.iter().find(not_an_error) {
             return Err(refuse(Some(*status)));
         }
-        #[cfg(feature = "pipeline")]
-        AnswerTypes::note::<E>();
+        let id = TypeId::of::<E>();
+        let mut types = DECLARED_ANSWER_TYPES
+            .write()
+            .unwrap_or_else(PoisonError::into_inner);
+        if !types.contains(&id) {
+            types.push(id);
+        }
         Ok(Some(Self {
             statuses: E::STATUSES,
-            #[cfg(feature = "pipeline")]
-            recognise: Error::recognise::<E>,
-            #[cfg(feature = "pipeline")]
-            type_id: TypeId::of::<E>(),
         }))
     }
 }

@@ -17,8 +17,6 @@ use super::event::Event;
 use super::raw_event::{EventSource, RawEvent};
 use super::slot::{Declared, Format, RawAnswer, Slot};
 use crate::error::BoxError;
-#[cfg(feature = "pipeline")]
-use crate::response::ResponseBody;
 
 /// How long a stream stays silent before the server writes a keep-alive comment, unless set
 /// with [`Events::keep_alive`].
@@ -26,6 +24,22 @@ pub const DEFAULT_KEEP_ALIVE: Duration = Duration::from_secs(15);
 
 /// The items of an [`Events`] stream: an event, or why the stream broke.
 type Item<T> = Result<Event<T>, BoxError>;
+
+/// The events of an [`Events`] answer, as the server writes them.
+#[doc(hidden)]
+pub type EventItems<T> = Pin<Box<dyn Stream<Item = Item<T>> + Send>>;
+
+/// What writes a streamed answer, for a response type's `Slot::write_stream`: the
+/// pipeline's (`handler::events_body`), so that this layer names no body type.
+#[doc(hidden)]
+pub trait StreamWriter {
+    /// The answer's body.
+    type Body;
+
+    /// Writes each event as it comes in the `text/event-stream` format, with a keep-alive
+    /// comment after `keep_alive` of silence.
+    fn events<T: Slot>(self, events: EventItems<T>, keep_alive: Option<Duration>) -> Self::Body;
+}
 
 /// A `text/event-stream` answer: a stream of [`Event`]s whose `data` is the JSON of a `T`.
 /// `.response::<Events<T>>()`.
@@ -59,7 +73,7 @@ type Item<T> = Result<Event<T>, BoxError>;
 pub struct Events<T> {
     /// In a `Mutex` so that the type is `Sync`, as a contract's types are; the stream is only
     /// polled through `&mut` (`Mutex::get_mut`), so the lock is never taken.
-    events: Mutex<Pin<Box<dyn Stream<Item = Item<T>> + Send>>>,
+    events: Mutex<EventItems<T>>,
     keep_alive: Option<Duration>,
 }
 
@@ -200,13 +214,12 @@ impl<T: Slot> Slot for Events<T> {
         Ok(())
     }
 
-    #[cfg(feature = "pipeline")]
-    fn into_streamed(self) -> Option<ResponseBody> {
+    fn write_stream<W: StreamWriter>(self, writer: W) -> Option<W::Body> {
         let events = self
             .events
             .into_inner()
             .unwrap_or_else(PoisonError::into_inner);
-        Some(super::events_body::encode(events, self.keep_alive))
+        Some(writer.events(events, self.keep_alive))
     }
 
     fn from_raw(raw: RawAnswer) -> Result<Self, String> {

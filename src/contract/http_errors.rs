@@ -9,7 +9,7 @@ use http::StatusCode;
 
 use super::builder::EndpointBuilder;
 use super::settings::{HttpErrorAnswer, Settings};
-use super::{Endpoint, EndpointSpec};
+use super::Endpoint;
 use crate::error::ConfigError;
 
 impl<M, K, P, Q, B, R, E> EndpointBuilder<M, K, P, Q, B, R, E> {
@@ -97,25 +97,5 @@ impl<P, Q, B, R, E> Endpoint<P, Q, B, R, E> {
             .http_errors
             .iter()
             .map(|answer| (answer.status, &*answer.description))
-    }
-}
-
-impl EndpointSpec {
-    /// Whether clients and the document know an [`HttpError`](crate::HttpError) of `status`
-    /// from this contract's handler: declared with [`EndpointBuilder::http_error`] or
-    /// [`EndpointBuilder::default_http_error`], among the declared errors' statuses, or one the
-    /// pipeline documents by itself (500; 401 where credentials are required).
-    #[cfg(feature = "pipeline")]
-    pub(crate) fn declares_http_error(&self, status: StatusCode) -> bool {
-        let settings = &self.settings;
-        status == StatusCode::INTERNAL_SERVER_ERROR
-            || (status == StatusCode::UNAUTHORIZED && !settings.security.is_empty())
-            || self
-                .errors
-                .is_some_and(|errors| errors.statuses.contains(&status))
-            || settings
-                .http_errors
-                .iter()
-                .any(|answer| answer.status.is_none_or(|declared| declared == status))
     }
 }

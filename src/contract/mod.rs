@@ -3,12 +3,10 @@
 mod answer;
 mod body_kind;
 mod builder;
-mod declared_errors;
+pub(crate) mod declared_errors;
 mod errors;
 pub(crate) mod event;
 pub(crate) mod events;
-#[cfg(feature = "pipeline")]
-mod events_body;
 mod http_errors;
 pub mod method;
 pub(crate) mod raw_event;
@@ -23,12 +21,11 @@ use http::{Method, StatusCode};
 
 pub use crate::security::{Security, SecurityScheme};
 pub use answer::{Binary, Redirect, Text};
-#[cfg(feature = "pipeline")]
 #[doc(hidden)]
-pub use body_kind::{BodyFuture, BodyInput};
-#[doc(hidden)]
-pub use body_kind::{BodyKind, EncodedBody};
+pub use body_kind::{BodyKind, BodyReader, Chunks, EncodedBody};
 pub use builder::EndpointBuilder;
+#[doc(hidden)]
+pub use events::{EventItems, StreamWriter};
 pub use slot::{Format, NoBody, NoContent, NoParams, NoQuery, RawAnswer, Slot};
 
 pub(crate) use slot::{Declared, Presence};
@@ -42,8 +39,6 @@ pub mod state {
 }
 
 use crate::error::{Error, HttpError, NoErrors};
-#[cfg(feature = "pipeline")]
-use crate::middleware::Middleware;
 use crate::route::RouteTemplate;
 
 pub(crate) use settings::Settings;
@@ -191,13 +186,6 @@ impl<P, Q, B, R, E> Endpoint<P, Q, B, R, E> {
     /// requires none, else any one of them.
     pub fn security(&self) -> &[Security] {
         &self.spec.settings.security
-    }
-
-    /// The contract's middleware, outermost first.
-    #[cfg(feature = "pipeline")]
-    #[cfg_attr(docsrs, doc(cfg(feature = "pipeline")))]
-    pub fn middleware(&self) -> &[Middleware] {
-        &self.spec.settings.middleware
     }
 }
 

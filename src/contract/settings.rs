@@ -6,15 +6,18 @@ use std::borrow::Cow;
 use http::StatusCode;
 
 use super::Security;
-#[cfg(feature = "pipeline")]
-use crate::middleware::Middleware;
 
 /// What a contract may set beyond its method, route and types.
 #[derive(Debug, Default, Clone)]
 pub(crate) struct Settings {
-    /// Outermost first.
-    #[cfg(feature = "pipeline")]
-    pub(crate) middleware: Vec<Middleware>,
+    /// What the server side attaches to the contract — its middleware
+    /// (`EndpointBuilder::middleware`, in `crate::middleware`) — kept opaque here, so that
+    /// the contract layer names none of the pipeline's types.
+    #[allow(
+        dead_code,
+        reason = "read by the pipeline: a contract-only build attaches nothing"
+    )]
+    pub(crate) attached: http::Extensions,
     /// Overrides the pipeline's body limit.
     pub(crate) body_limit: Option<usize>,
     /// A multipart body's per-field limits, by field name.

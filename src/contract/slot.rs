@@ -7,13 +7,9 @@ use serde::de::{Deserialize, DeserializeOwned, Deserializer, IgnoredAny};
 use serde::ser::{Serialize, Serializer};
 use validator::{Validate, ValidationErrors};
 
+use super::body_kind::{BodyKind, BodyReader, EncodedBody};
+use super::events::StreamWriter;
 use super::raw_event::EventSource;
-#[cfg(feature = "pipeline")]
-use crate::response::ResponseBody;
-
-#[cfg(feature = "pipeline")]
-use super::body_kind::{BodyFuture, BodyInput};
-use super::body_kind::{BodyKind, EncodedBody};
 
 mod sealed {
     pub trait Sealed {}
@@ -108,10 +104,11 @@ pub trait Slot: Serialize + DeserializeOwned + Send + Sync + 'static {
         Err("a JSON value is not read from a raw answer".to_owned())
     }
 
-    /// The streamed body of a [`Format::EventStream`] answer (never called for another).
+    /// The streamed body of a [`Format::EventStream`] answer, written by the pipeline's
+    /// `writer` (never called for another format).
     #[doc(hidden)]
-    #[cfg(feature = "pipeline")]
-    fn into_streamed(self) -> Option<ResponseBody> {
+    fn write_stream<W: StreamWriter>(self, writer: W) -> Option<W::Body> {
+        drop(writer);
         None
     }
 
@@ -133,15 +130,11 @@ pub trait Slot: Serialize + DeserializeOwned + Send + Sync + 'static {
     #[doc(hidden)]
     const BODY: BodyKind = BodyKind::Json;
 
-    /// Reads a request body that is not JSON (never called for [`BodyKind::Json`]).
+    /// Reads a request body that is not JSON with the pipeline's `reader` (never called for
+    /// [`BodyKind::Json`]).
     #[doc(hidden)]
-    #[cfg(feature = "pipeline")]
-    fn read_body(input: BodyInput) -> BodyFuture<Self> {
-        drop(input);
-        Box::pin(std::future::ready(Err(crate::error::HttpError::internal(
-            "a JSON body is not read as a stream",
-        )
-        .into())))
+    fn read_body<Rd: BodyReader>(reader: Rd) -> Rd::Read<Self> {
+        reader.refuse()
     }
 
     /// The request body the typed client sends for a value that is not JSON (never called

@@ -4,19 +4,13 @@
 use std::fmt;
 
 use bytes::Bytes;
-#[cfg(feature = "pipeline")]
-use http::header::{HeaderValue, CONTENT_TYPE};
 use http::StatusCode;
 use serde::de::{DeserializeOwned, Deserializer, Error as _};
 use serde::{Deserialize, Serialize, Serializer};
 
 use super::body::ErrorBody;
 use super::rejection::Rejection;
-#[cfg(feature = "pipeline")]
-use super::Inner;
 use super::{BoxError, Error, Origin};
-#[cfg(feature = "pipeline")]
-use crate::response::Response;
 
 /// The error answers a contract declares with
 /// [`EndpointBuilder::errors`](crate::contract::EndpointBuilder::errors): a type, usually an enum of the
@@ -189,19 +183,6 @@ pub(super) struct DeclaredAnswer {
 }
 
 impl DeclaredAnswer {
-    /// The answer: the status, `Content-Type: application/json`, the body.
-    #[cfg(feature = "pipeline")]
-    pub(super) fn to_response(&self) -> Response {
-        // `into`: whatever body type `Response` has, it is made from `Bytes`.
-        #[allow(clippy::useless_conversion)]
-        let mut response = http::Response::new(self.body.clone().into());
-        *response.status_mut() = self.status;
-        response
-            .headers_mut()
-            .insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
-        response
-    }
-
     /// The body read as pactum's [`ErrorBody`] (for error formatters and logs): as it is when
     /// it has that shape (an `error` string), else the error's message.
     pub(super) fn to_body(&self) -> ErrorBody {
@@ -264,22 +245,6 @@ impl Error {
                 .error()
                 .with_source(e)
                 .into(),
-        }
-    }
-
-    /// The same error, answered as `E` when it is one (what a handler of a contract that
-    /// declares `E` returned with `?`).
-    #[cfg(feature = "pipeline")]
-    pub(crate) fn recognise<E: ErrorAnswer>(self) -> Self {
-        match self.into_other() {
-            Ok((other, origin)) => match other.downcast::<E>() {
-                Ok(declared) => Self::declared(*declared),
-                Err(other) => Self {
-                    inner: Box::new(Inner::Other(other, origin)),
-                    request: None,
-                },
-            },
-            Err(this) => this,
         }
     }
 }

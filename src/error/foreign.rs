@@ -108,7 +108,7 @@ mod tests {
         assert_eq!(err.status(), 500);
         assert_eq!(err.to_body().error, "saving failed");
         assert_eq!(
-            super::super::SourceChain(&err).to_string(),
+            super::super::answer::SourceChain(&err).to_string(),
             "saving failed: disk full"
         );
         assert!(err.downcast_ref::<Outer>().is_some());
@@ -133,7 +133,7 @@ mod tests {
         assert_eq!(err.status(), 500);
         assert_eq!(err.to_body().error, "saving failed");
         assert_eq!(
-            super::super::SourceChain(&err).to_string(),
+            super::super::answer::SourceChain(&err).to_string(),
             "saving failed: disk full"
         );
 

@@ -1,6 +1,8 @@
 //! The error model: [`Error`] travels through the pipeline, [`HttpError`] says how to answer,
 //! [`ErrorBody`] is what is sent, [`ConfigError`] reports a contract or router that cannot work.
 
+#[cfg(feature = "pipeline")]
+mod answer;
 mod body;
 mod config;
 mod declared;
@@ -14,8 +16,6 @@ mod undeclared;
 use std::any::TypeId;
 use std::fmt;
 
-#[cfg(feature = "pipeline")]
-use http::header::{HeaderValue, CONTENT_TYPE};
 use http::StatusCode;
 
 #[doc(inline)]
@@ -29,11 +29,6 @@ pub use rejection::Rejection;
 pub use request_info::RequestInfo;
 
 use declared::DeclaredAnswer;
-#[cfg(feature = "pipeline")]
-pub(crate) use undeclared::AnswerTypes;
-
-#[cfg(feature = "pipeline")]
-use crate::response::{Response, ResponseBody};
 
 /// A boxed error that can cross threads.
 pub type BoxError = Box<dyn std::error::Error + Send + Sync + 'static>;
@@ -113,40 +108,6 @@ impl Error {
         }
     }
 
-    /// The boxed error of a plain (not HTTP, not declared) error and its type, or the error
-    /// back.
-    #[cfg(feature = "pipeline")]
-    fn into_other(self) -> Result<(BoxError, Option<Origin>), Self> {
-        match *self.inner {
-            Inner::Other(other, origin) => Ok((other, origin)),
-            inner => Err(Self {
-                inner: Box::new(inner),
-                request: self.request,
-            }),
-        }
-    }
-
-    /// The request this error answers, when the pipeline kept it (it does when an
-    /// [`error_formatter_with`](crate::pipeline::PipelineBuilder::error_formatter_with) is set).
-    #[cfg(feature = "pipeline")]
-    pub(crate) fn request(&self) -> Option<&RequestInfo> {
-        self.request.as_deref()
-    }
-
-    /// This error, answering `request`.
-    #[cfg(feature = "pipeline")]
-    pub(crate) fn for_request(mut self, request: Box<RequestInfo>) -> Self {
-        self.request = Some(request);
-        self
-    }
-
-    /// `true` for a plain error (not an [`HttpError`], not declared): answered 500 with its
-    /// message.
-    #[cfg(feature = "pipeline")]
-    pub(crate) fn is_plain(&self) -> bool {
-        matches!(&*self.inner, Inner::Other(..))
-    }
-
     /// The status this error is answered with: the [`HttpError`]'s or the declared error's,
     /// else 500.
     pub fn status(&self) -> StatusCode {
@@ -197,39 +158,6 @@ impl Error {
                 details: Vec::new(),
                 code: None,
             },
-        }
-    }
-
-    /// The built-in error answer: the status, the error's headers, and the JSON [`ErrorBody`];
-    /// a declared error's own status and JSON body.
-    #[cfg(feature = "pipeline")]
-    #[cfg_attr(docsrs, doc(cfg(feature = "pipeline")))]
-    pub fn to_response(&self) -> Response {
-        if let Inner::Declared(declared) = &*self.inner {
-            return declared.to_response();
-        }
-        let body = serde_json::to_vec(&self.to_body())
-            .unwrap_or_else(|_| br#"{"error":"Internal server error"}"#.to_vec());
-        let mut response = http::Response::new(ResponseBody::from(body));
-        *response.status_mut() = self.status();
-        if let Some(http) = self.as_http() {
-            response.headers_mut().extend(http.headers().clone());
-        }
-        response
-            .headers_mut()
-            .insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
-        response
-    }
-
-    /// Logs the error at a level that fits its status, with its source chain.
-    #[cfg(feature = "pipeline")]
-    pub(crate) fn log(&self) {
-        let status = self.status().as_u16();
-        let chain = SourceChain(self);
-        if status >= 500 {
-            tracing::error!(status, error = %chain, "request failed");
-        } else {
-            tracing::debug!(status, error = %chain, "request rejected");
         }
     }
 
@@ -289,27 +217,6 @@ impl fmt::Display for Error {
     }
 }
 
-/// Displays an error and its sources, `outer: inner: innermost`.
-#[cfg(feature = "pipeline")]
-struct SourceChain<'a>(&'a Error);
-
-#[cfg(feature = "pipeline")]
-impl fmt::Display for SourceChain<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mut current: Option<&(dyn std::error::Error + 'static)> = Some(self.0.as_dyn());
-        let mut first = true;
-        while let Some(error) = current {
-            if !first {
-                f.write_str(": ")?;
-            }
-            write!(f, "{error}")?;
-            first = false;
-            current = error.source();
-        }
-        Ok(())
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -320,24 +227,5 @@ mod tests {
         let err = Error::from_boxed(boxed);
         assert_eq!(err.status(), StatusCode::FORBIDDEN);
         assert_eq!(err.to_body().error, "no");
-    }
-
-    #[test]
-    fn other_errors_answer_500_with_their_message() {
-        let err: Error = std::fmt::Error.into();
-        let response = err.to_response();
-        assert_eq!(response.status(), 500);
-        assert_eq!(response.headers()[CONTENT_TYPE], "application/json");
-        let body: serde_json::Value =
-            serde_json::from_slice(response.body().as_bytes().unwrap()).unwrap();
-        assert_eq!(body["error"], std::fmt::Error.to_string());
-    }
-
-    #[test]
-    fn chain_includes_sources() {
-        let err: Error = HttpError::internal("Storage failed")
-            .with_source(std::io::Error::other("disk"))
-            .into();
-        assert_eq!(SourceChain(&err).to_string(), "500 Storage failed: disk");
     }
 }

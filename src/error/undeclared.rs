@@ -1,12 +1,42 @@
-//! Typed errors a handler's contract does not declare: how the pipeline knows a boxed error
-//! is a typed answer ([`AnswerTypes`]), and how it answers one without its text.
+//! Typed errors and the contract that answers them: a boxed error recognised as the declared
+//! answer it is ([`Error::recognise`]), how the pipeline knows a boxed error is a typed answer
+//! some contract declares, and how it answers one its handler's contract does not declare
+//! without its text.
 
 use std::any::TypeId;
-use std::sync::{PoisonError, RwLock};
+use std::sync::PoisonError;
 
-use super::{BoxError, Error, ErrorAnswer, HttpError, Inner};
+use super::{BoxError, Error, ErrorAnswer, HttpError, Inner, Origin};
+use crate::contract::declared_errors::DECLARED_ANSWER_TYPES;
 
 impl Error {
+    /// The same error, answered as `E` when it is one (what a handler of a contract that
+    /// declares `E` returned with `?`).
+    pub(crate) fn recognise<E: ErrorAnswer>(self) -> Self {
+        match self.into_other() {
+            Ok((other, origin)) => match other.downcast::<E>() {
+                Ok(declared) => Self::declared(*declared),
+                Err(other) => Self {
+                    inner: Box::new(Inner::Other(other, origin)),
+                    request: None,
+                },
+            },
+            Err(this) => this,
+        }
+    }
+
+    /// The boxed error of a plain (not HTTP, not declared) error and its type, or the error
+    /// back.
+    fn into_other(self) -> Result<(BoxError, Option<Origin>), Self> {
+        match *self.inner {
+            Inner::Other(other, origin) => Ok((other, origin)),
+            inner => Err(Self {
+                inner: Box::new(inner),
+                request: self.request,
+            }),
+        }
+    }
+
     /// The name of this error's type when it is a typed error answer ([`ErrorAnswer`]) other
     /// than `declared`, the type the handler's contract declares: an error that must not
     /// reach the wire with its text. Known for errors made with `?`, `into()` or
@@ -14,7 +44,7 @@ impl Error {
     pub(crate) fn undeclared_answer(&self, declared: Option<TypeId>) -> Option<&'static str> {
         let origin = match &*self.inner {
             Inner::Declared(answer) => answer.origin,
-            Inner::Other(_, Some(origin)) if AnswerTypes::holds(origin.id) => *origin,
+            Inner::Other(_, Some(origin)) if is_answer_type(origin.id) => *origin,
             Inner::Other(..) | Inner::Http(_) => return None,
         };
         (Some(origin.id) != declared).then_some(origin.name)
@@ -32,30 +62,10 @@ impl Error {
     }
 }
 
-/// Every [`ErrorAnswer`] type a contract of this program declares: how a boxed error is known
-/// to be a typed answer (the pipeline's error path reads it; contracts write it once each
-/// when built).
-pub(crate) struct AnswerTypes;
-
-static ANSWER_TYPES: RwLock<Vec<TypeId>> = RwLock::new(Vec::new());
-
-impl AnswerTypes {
-    /// Notes `E` as a typed error answer.
-    pub(crate) fn note<E: ErrorAnswer>() {
-        let id = TypeId::of::<E>();
-        if !Self::holds(id) {
-            ANSWER_TYPES
-                .write()
-                .unwrap_or_else(PoisonError::into_inner)
-                .push(id);
-        }
-    }
-
-    /// Whether `id` is a typed error answer's type.
-    fn holds(id: TypeId) -> bool {
-        ANSWER_TYPES
-            .read()
-            .unwrap_or_else(PoisonError::into_inner)
-            .contains(&id)
-    }
+/// Whether `id` is the type of a typed error answer some contract declares.
+fn is_answer_type(id: TypeId) -> bool {
+    DECLARED_ANSWER_TYPES
+        .read()
+        .unwrap_or_else(PoisonError::into_inner)
+        .contains(&id)
 }

@@ -10,7 +10,7 @@
 //!    ([`Slot::read_body`]); skipped when the contract has no body;
 //! 3. [`HandlerCall`], the state machine: `Reading` the body, then `Running` the function with
 //!    its `Ctx`, then [`respond`] (the value's rules checked, serialised once) or the error as
-//!    the contract answers it ([`Bound::answer_error`]).
+//!    the contract answers it ([`Typed::answer_error`]).
 //!
 //! The function is kept with its type ([`Bound`]) until the request is routed, so that its
 //! future needs no box of its own; and the future is written out ([`HandlerCall`]) rather than
@@ -27,14 +27,16 @@ use bytes::Bytes;
 
 use crate::context::{Ctx, ResponseParts};
 use crate::body::Body;
-use crate::contract::{BodyFuture, BodyInput, BodyKind, EndpointSpec, Format, Slot};
+use crate::contract::{BodyKind, EndpointSpec, Format, Slot};
 use crate::decode::{self, BodyRead};
 use crate::error::Error;
-use crate::request::{BoxFuture, CallHandler, RawParams, Remote, Request, UrlCell};
+use crate::request::{
+    BodyFuture, BodyInput, BoxFuture, CallHandler, RawParams, Remote, Request, UrlCell,
+};
 use crate::response::Response;
 
 use super::answer_size::AnswerSize;
-use super::error_answer::UndeclaredStatuses;
+use super::error_answer::{DeclaredType, UndeclaredStatuses};
 use super::pipeline_parts::PipelineParts;
 use super::respond::{respond, respond_streamed};
 
@@ -48,16 +50,6 @@ pub(super) struct Bound<F> {
     pub(super) undeclared: UndeclaredStatuses,
 }
 
-impl<F> Bound<F> {
-    /// The function's error as its contract answers it (error path only): its declared
-    /// error recognised, an undeclared typed error hidden, an undeclared status warned about.
-    fn answer_error(&self, error: Error) -> Error {
-        let error = self.spec.recognise(error);
-        self.undeclared.check(&self.spec, &error);
-        error
-    }
-}
-
 /// The contract's types, carried without being held.
 type Types<P, Q, B, R> = PhantomData<fn(Ctx<P, Q, B>) -> R>;
 
@@ -65,7 +57,20 @@ type Types<P, Q, B, R> = PhantomData<fn(Ctx<P, Q, B>) -> R>;
 /// erased.
 struct Typed<F, P, Q, B, R> {
     bound: Arc<Bound<F>>,
+    /// The contract's declared error type, if any.
+    declared: Option<DeclaredType>,
     types: Types<P, Q, B, R>,
+}
+
+impl<F, P, Q, B, R> Typed<F, P, Q, B, R> {
+    /// The function's error as its contract answers it (error path only): its declared
+    /// error recognised, an undeclared typed error hidden, an undeclared status warned about.
+    fn answer_error(&self, error: Error) -> Error {
+        let spec = &self.bound.spec;
+        let error = spec.recognise(error, self.declared);
+        self.bound.undeclared.check(spec, &error);
+        error
+    }
 }
 
 /// What a [`Handler`](super::Handler) holds: its function, called directly
@@ -73,7 +78,8 @@ struct Typed<F, P, Q, B, R> {
 pub(super) trait Call<P, Q, B, R>: Send + Sync + 'static {
     fn execute(&self, ctx: Ctx<P, Q, B>) -> BoxFuture<Result<R, Error>>;
 
-    fn for_pipeline(self: Arc<Self>) -> Arc<dyn CallHandler>
+    /// The function as the pipeline calls it, its contract declaring `declared`.
+    fn for_pipeline(self: Arc<Self>, declared: Option<DeclaredType>) -> Arc<dyn CallHandler>
     where
         P: Slot,
         Q: Slot,
@@ -90,7 +96,7 @@ where
         Box::pin((self.f)(ctx))
     }
 
-    fn for_pipeline(self: Arc<Self>) -> Arc<dyn CallHandler>
+    fn for_pipeline(self: Arc<Self>, declared: Option<DeclaredType>) -> Arc<dyn CallHandler>
     where
         P: Slot,
         Q: Slot,
@@ -99,6 +105,7 @@ where
     {
         Arc::new(Typed {
             bound: self,
+            declared,
             types: PhantomData,
         })
     }
@@ -282,7 +289,7 @@ where
                     let value = match ready!(future.poll(cx)) {
                         Ok(value) => value,
                         Err(error) => {
-                            return Poll::Ready(Err(this.typed.bound.answer_error(error)))
+                            return Poll::Ready(Err(this.typed.answer_error(error)))
                         }
                     };
                     let spec = &this.typed.bound.spec;

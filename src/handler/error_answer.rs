@@ -1,14 +1,34 @@
 //! A handler's error as its contract answers it: its declared error recognised
-//! ([`EndpointSpec::recognise`]), a typed error it does not declare hidden, and the warning,
+//! (`EndpointSpec::recognise`), a typed error it does not declare hidden, and the warning,
 //! once per route and status, for an [`HttpError`](crate::HttpError) status it does not
 //! declare ([`UndeclaredStatuses`]).
 
+use std::any::TypeId;
 use std::sync::{Mutex, PoisonError};
 
 use http::StatusCode;
 
 use crate::contract::EndpointSpec;
-use crate::error::Error;
+use crate::error::{Error, ErrorAnswer, NoErrors};
+
+/// A contract's declared error type, as its handler's error path needs it: its type, and
+/// how a boxed error of it becomes its declared answer.
+#[derive(Clone, Copy)]
+pub(super) struct DeclaredType {
+    id: TypeId,
+    recognise: fn(Error) -> Error,
+}
+
+impl DeclaredType {
+    /// `E`'s; `None` for [`NoErrors`].
+    pub(super) fn of<E: ErrorAnswer>() -> Option<Self> {
+        let id = TypeId::of::<E>();
+        (id != TypeId::of::<NoErrors>()).then_some(Self {
+            id,
+            recognise: Error::recognise::<E>,
+        })
+    }
+}
 
 /// The undeclared statuses a handler has already been warned about.
 #[derive(Debug, Default)]
@@ -43,13 +63,12 @@ impl EndpointSpec {
     /// A handler's error, as the contract answers it (only ever called on the error path):
     /// its declared error when it is one; a typed error answer the contract does not declare
     /// is logged and answered 500 `Internal server error`, without its text.
-    pub(super) fn recognise(&self, error: Error) -> Error {
-        let error = match &self.errors {
-            Some(errors) => (errors.recognise)(error),
+    pub(super) fn recognise(&self, error: Error, declared: Option<DeclaredType>) -> Error {
+        let error = match declared {
+            Some(declared) => (declared.recognise)(error),
             None => error,
         };
-        let declared = self.errors.map(|errors| errors.type_id);
-        match error.undeclared_answer(declared) {
+        match error.undeclared_answer(declared.map(|declared| declared.id)) {
             None => error,
             Some(error_type) => {
                 tracing::error!(
@@ -62,5 +81,24 @@ impl EndpointSpec {
                 error.into_internal()
             }
         }
+    }
+}
+
+impl EndpointSpec {
+    /// Whether clients and the document know an [`HttpError`](crate::HttpError) of `status`
+    /// from this contract's handler: declared with [`http_error`](crate::contract::EndpointBuilder::http_error) or
+    /// [`default_http_error`](crate::contract::EndpointBuilder::default_http_error), among the declared errors' statuses, or one the
+    /// pipeline documents by itself (500; 401 where credentials are required).
+    fn declares_http_error(&self, status: StatusCode) -> bool {
+        let settings = &self.settings;
+        status == StatusCode::INTERNAL_SERVER_ERROR
+            || (status == StatusCode::UNAUTHORIZED && !settings.security.is_empty())
+            || self
+                .errors
+                .is_some_and(|errors| errors.statuses.contains(&status))
+            || settings
+                .http_errors
+                .iter()
+                .any(|answer| answer.status.is_none_or(|declared| declared == status))
     }
 }

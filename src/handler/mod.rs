@@ -7,6 +7,7 @@ mod call;
 #[cfg(feature = "openapi")]
 mod documentation;
 mod error_answer;
+mod events_body;
 mod nest;
 mod pipeline_parts;
 mod respond;
@@ -17,13 +18,14 @@ use std::sync::Arc;
 
 pub use crate::context::{Ctx, ResponseParts};
 use crate::contract::{Endpoint, EndpointSpec, Slot};
-use crate::error::{Error, NoErrors};
+use crate::error::{Error, ErrorAnswer, NoErrors};
 use crate::middleware::Middleware;
 use crate::request::CallHandler;
 
 pub use bind::{bind, Binder};
 pub use bindings::{Append, Binding, Bindings, FromProvider, FromState, StateValue};
 use call::{Bound, Call};
+use error_answer::DeclaredType;
 #[cfg(feature = "openapi")]
 pub(crate) use documentation::Documentation;
 pub use nest::nest;
@@ -264,11 +266,13 @@ impl fmt::Debug for AnyHandler {
     }
 }
 
-impl<P: Slot, Q: Slot, B: Slot, R: Slot, E> From<Handler<P, Q, B, R, E>> for AnyHandler {
+impl<P: Slot, Q: Slot, B: Slot, R: Slot, E: ErrorAnswer> From<Handler<P, Q, B, R, E>>
+    for AnyHandler
+{
     fn from(handler: Handler<P, Q, B, R, E>) -> Self {
         Self {
             spec: Arc::clone(handler.endpoint.spec()),
-            call: handler.func.for_pipeline(),
+            call: handler.func.for_pipeline(DeclaredType::of::<E>()),
             middleware: handler.middleware,
             #[cfg(feature = "openapi")]
             documentation: Documentation::Unknown,

@@ -13,6 +13,7 @@ use crate::response::{EndingOnShutdown, EndsOnShutdown, Response, ResponseBody};
 use crate::validation::details_from_rules;
 
 use super::answer_size::AnswerSize;
+use super::events_body::EventsWriter;
 use super::pipeline_parts::PipelineParts;
 
 /// Checks the response value's rules and serialises it, once, straight to bytes.
@@ -73,7 +74,7 @@ pub(super) fn respond_streamed<R: Slot>(spec: &EndpointSpec, value: R, parts: &m
     let parts = parts.take();
     let ends = EndsOnShutdown::default();
     let mut response = http::Response::new(ResponseBody::streamed(EndingOnShutdown {
-        body: value.into_streamed().unwrap_or_default(),
+        body: value.write_stream(EventsWriter).unwrap_or_default(),
         ends: ends.clone(),
     }));
     *response.status_mut() = parts

@@ -66,7 +66,7 @@ where
     }
 }
 
-impl<P: Slot, Q: Slot, B: Slot, R: Slot, E> Handler<P, Q, B, R, E> {
+impl<P: Slot, Q: Slot, B: Slot, R: Slot, E: ErrorAnswer> Handler<P, Q, B, R, E> {
     /// The handler, erased for an adapter's list like `.into()`, and left out of the OpenAPI
     /// document on purpose ([`OpenApi::handlers`] skips it): an internal or operational
     /// route. Its slot types need no [`JsonSchema`].

@@ -125,7 +125,7 @@ impl RouteTable {
                 let verifies = |m: &Middleware| m.verifies_scheme(scheme);
                 let verified = verified_elsewhere.contains(scheme)
                     || server_middleware.iter().any(verifies)
-                    || spec.settings.middleware.iter().any(verifies)
+                    || spec.contract_middleware().iter().any(verifies)
                     || middleware.iter().any(verifies);
                 if !verified {
                     return Err(ConfigError::UnverifiedSecurity {
@@ -141,7 +141,7 @@ impl RouteTable {
                 .iter()
                 .cloned()
                 .chain(security_check(&spec.settings.security))
-                .chain(spec.settings.middleware.iter().cloned())
+                .chain(spec.contract_middleware().iter().cloned())
                 .chain(middleware)
                 .collect();
             entry.methods.push(MethodEntry {

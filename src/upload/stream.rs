@@ -11,19 +11,10 @@ use serde::de::{Deserialize, Deserializer, Error as _};
 use serde::ser::{Error as _, Serialize, Serializer};
 use validator::ValidationErrors;
 
-use crate::contract::{BodyKind, Declared, EncodedBody, Slot};
+use std::sync::{Mutex, PoisonError};
+
+use crate::contract::{BodyKind, BodyReader, Chunks, Declared, EncodedBody, Slot};
 use crate::error::Error;
-#[cfg(feature = "pipeline")]
-use {
-    super::content_too_large,
-    crate::body::Body,
-    crate::contract::{BodyFuture, BodyInput},
-    crate::error::Rejection,
-    http_body::Body as _,
-    http_body_util::{LengthLimitError, Limited},
-    std::sync::Mutex,
-    std::task::ready,
-};
 
 /// A request body read as it arrives, for uploads too large to hold:
 /// `.body::<ByteStream>()`. A [`Stream`] of `Result<Bytes, pactum::Error>` chunks.
@@ -59,33 +50,24 @@ use {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub struct ByteStream {
-    /// `Mutex`: `Sync` (a contract's slot types are) without asking it of the body, which is
-    /// only ever polled through `&mut` (`get_mut`, no locking). Without the `pipeline`
-    /// feature there is no request body: the stream is the bytes it was made from.
-    #[cfg(feature = "pipeline")]
-    body: Mutex<Limited<Body>>,
+    /// A request body's chunks as the pipeline reads them (`ByteStream::new`, and the
+    /// pipeline's reader); `None` for a stream made from bytes. `Mutex`: `Sync` (a
+    /// contract's slot types are) without asking it of the stream, which is only ever polled
+    /// through `&mut` (`get_mut`, no locking).
+    chunks: Option<Mutex<Chunks>>,
     /// The bytes it was made from, if any: what the typed client sends.
     whole: Option<Bytes>,
     done: bool,
 }
 
 impl ByteStream {
-    /// The stream of a request body, within `limit` bytes.
-    #[cfg(feature = "pipeline")]
-    pub(crate) fn limited(body: Body, limit: usize) -> Self {
+    /// The stream of a request body's chunks.
+    pub(crate) fn of_chunks(chunks: Chunks) -> Self {
         Self {
-            body: Mutex::new(Limited::new(body, limit)),
+            chunks: Some(Mutex::new(chunks)),
             whole: None,
             done: false,
         }
-    }
-
-    /// A stream of any body (no limit), e.g. for calling a handler directly. The typed client
-    /// cannot send it: make the stream [`from`](ByteStream::from) bytes for that.
-    #[cfg(feature = "pipeline")]
-    #[cfg_attr(docsrs, doc(cfg(feature = "pipeline")))]
-    pub fn new(body: Body) -> Self {
-        Self::limited(body, usize::MAX)
     }
 
     /// The next chunk, `None` at the end: the [`Stream`] without `StreamExt`.
@@ -115,16 +97,11 @@ impl ByteStream {
 impl<B: Into<Bytes>> From<B> for ByteStream {
     /// A stream of these bytes, in one chunk; the typed client can send it.
     fn from(bytes: B) -> Self {
-        let bytes = bytes.into();
-        #[cfg(feature = "pipeline")]
-        let mut stream = Self::new(Body::from(bytes.clone()));
-        #[cfg(not(feature = "pipeline"))]
-        let mut stream = Self {
-            whole: None,
+        Self {
+            chunks: None,
+            whole: Some(bytes.into()),
             done: false,
-        };
-        stream.whole = Some(bytes);
-        stream
+        }
     }
 }
 
@@ -139,46 +116,22 @@ impl fmt::Debug for ByteStream {
 impl Stream for ByteStream {
     type Item = Result<Bytes, Error>;
 
-    #[cfg(not(feature = "pipeline"))]
-    fn poll_next(self: Pin<&mut Self>, _: &mut Context<'_>) -> Poll<Option<Self::Item>> {
-        // The bytes it was made from, in one chunk.
-        let this = self.get_mut();
-        if this.done {
-            return Poll::Ready(None);
-        }
-        this.done = true;
-        Poll::Ready(this.whole.clone().filter(|b| !b.is_empty()).map(Ok))
-    }
-
-    #[cfg(feature = "pipeline")]
     fn poll_next(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
         let this = self.get_mut();
         if this.done {
             return Poll::Ready(None);
         }
-        let body = this.body.get_mut().unwrap_or_else(|e| e.into_inner());
-        loop {
-            match ready!(Pin::new(&mut *body).poll_frame(cx)) {
-                None => {
-                    this.done = true;
-                    return Poll::Ready(None);
-                }
-                Some(Ok(frame)) => match frame.into_data() {
-                    Ok(data) if !data.is_empty() => return Poll::Ready(Some(Ok(data))),
-                    // Trailers, an empty chunk: nothing for the handler.
-                    _ => continue,
-                },
-                Some(Err(e)) => {
-                    this.done = true;
-                    let error = if e.is::<LengthLimitError>() {
-                        content_too_large()
-                    } else {
-                        Rejection::BodyUnreadable.error().with_source(e).into()
-                    };
-                    return Poll::Ready(Some(Err(error)));
-                }
-            }
+        let Some(chunks) = &mut this.chunks else {
+            // The bytes it was made from, in one chunk.
+            this.done = true;
+            return Poll::Ready(this.whole.clone().filter(|b| !b.is_empty()).map(Ok));
+        };
+        let chunks = chunks.get_mut().unwrap_or_else(PoisonError::into_inner);
+        let next = chunks.as_mut().poll_next(cx);
+        if matches!(next, Poll::Ready(None | Some(Err(_)))) {
+            this.done = true;
         }
+        next
     }
 }
 
@@ -213,17 +166,8 @@ impl Slot for ByteStream {
         Ok(())
     }
 
-    #[cfg(feature = "pipeline")]
-    fn read_body(input: BodyInput) -> BodyFuture<Self> {
-        let read = if input
-            .content_length
-            .is_some_and(|len| len > input.limit as u64)
-        {
-            Err(content_too_large())
-        } else {
-            Ok(Self::limited(input.body, input.limit))
-        };
-        Box::pin(std::future::ready(read))
+    fn read_body<Rd: BodyReader>(reader: Rd) -> Rd::Read<Self> {
+        reader.chunks(Self::of_chunks)
     }
 
     fn encode_body(&self) -> Result<EncodedBody, String> {

@@ -10,8 +10,8 @@ use std::marker::PhantomData;
 use serde::de::{self, DeserializeSeed, Deserializer, IntoDeserializer, MapAccess, Visitor};
 use serde::forward_to_deserialize_any;
 
-use super::file::FILE_PART;
-pub(crate) use super::Part;
+use crate::upload::file::FILE_PART;
+use crate::upload::Part;
 use crate::de::from_text::TextValue;
 
 /// The form as a map from field name to its parts, names in the order they first came.

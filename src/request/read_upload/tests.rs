@@ -8,11 +8,11 @@ use http::{HeaderMap, HeaderValue};
 use serde::{Deserialize, Serialize};
 use validator::Validate;
 
-use super::form_ser::encode;
-use super::multipart::{parse, read_parts};
-use super::{ByteStream, FilePart};
+use super::{parse, read_parts, BodyInput, RequestChunks};
 use crate::body::Body;
-use crate::contract::{BodyInput, Slot};
+use crate::contract::Slot;
+use crate::upload::form_ser::encode;
+use crate::upload::{ByteStream, FilePart};
 
 #[derive(Debug, PartialEq, Serialize, Deserialize, Validate)]
 struct Form {
@@ -134,7 +134,7 @@ async fn a_byte_stream_yields_its_chunks_within_its_limit() {
     let stream = ByteStream::from("hello");
     assert_eq!(stream.encode_body().unwrap().bytes, "hello");
     assert_eq!(stream.collect_bytes().await.unwrap(), "hello");
-    let limited = ByteStream::limited(Body::from("hello"), 3);
+    let limited = ByteStream::of_chunks(Box::pin(RequestChunks::new(Body::from("hello"), 3)));
     assert_eq!(limited.collect_bytes().await.unwrap_err().status(), 413);
     assert!(ByteStream::new(Body::empty()).encode_body().is_err());
 }

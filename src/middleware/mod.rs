@@ -9,6 +9,8 @@
 //! A [`Provider`] ([`provide`]) is a middleware that makes a typed value for the handlers it
 //! is bound to: see [`bind`](crate::bind).
 
+mod on_contract;
+
 use std::fmt;
 use std::future::Future;
 use std::marker::PhantomData;

@@ -1,5 +1,6 @@
 //! The body of an [`Events`](crate::sse::Events) answer: each event written as it comes, in the
-//! `text/event-stream` format, with keep-alive comments while the stream is silent.
+//! `text/event-stream` format, with keep-alive comments while the stream is silent — the
+//! pipeline's [`StreamWriter`], which the contract's `Slot::write_stream` hands its events.
 
 use std::io::Write;
 use std::pin::Pin;
@@ -7,28 +8,31 @@ use std::task::{Context, Poll};
 use std::time::Duration;
 
 use bytes::Bytes;
-use futures_core::Stream;
 use http_body::{Frame, SizeHint};
 
-use super::event::Event;
-use super::slot::Slot;
+use crate::contract::event::Event;
+use crate::contract::events::{EventItems as Events, StreamWriter};
+use crate::contract::Slot;
 use crate::error::BoxError;
 use crate::response::ResponseBody;
 use crate::validation::details_from_rules;
 
-/// What a stream of events yields.
-type Events<T> = Pin<Box<dyn Stream<Item = Result<Event<T>, BoxError>> + Send>>;
-
 /// A keep-alive comment: a line starting with `:`, which clients ignore.
 const KEEP_ALIVE: &[u8] = b":\n\n";
 
-/// The streamed body writing `events`.
-pub(super) fn encode<T: Slot>(events: Events<T>, keep_alive: Option<Duration>) -> ResponseBody {
-    ResponseBody::streamed(EventsBody {
-        events,
-        keep_alive: KeepAlive::new(keep_alive),
-        ended: false,
-    })
+/// Writes a streamed answer's events into a [`ResponseBody`].
+pub(super) struct EventsWriter;
+
+impl StreamWriter for EventsWriter {
+    type Body = ResponseBody;
+
+    fn events<T: Slot>(self, events: Events<T>, keep_alive: Option<Duration>) -> ResponseBody {
+        ResponseBody::streamed(EventsBody {
+            events,
+            keep_alive: KeepAlive::new(keep_alive),
+            ended: false,
+        })
+    }
 }
 
 struct EventsBody<T> {
