@@ -269,6 +269,48 @@ fn no_import_cycle_between_modules() {
     }
 }
 
+/// The pipeline's modules: what the contract layer must not import.
+const PIPELINE_MODULES: &[&str] = &[
+    "body",
+    "context",
+    "decode",
+    "handler",
+    "middleware",
+    "pipeline",
+    "request",
+    "response",
+    "server",
+    "openapi",
+];
+
+/// The contract layer (`contract/`, and `upload/`, `error/` and `route/` beneath it) is the
+/// part a client shares: it imports nothing of the pipeline, and `contract/` is the same with
+/// or without the `pipeline` feature. The feature builds in `.ci/run` check that it compiles
+/// so; this says why, and keeps the cfg out.
+#[test]
+fn the_contract_layer_imports_nothing_of_the_pipeline() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let graph = module_graph(&src);
+    for layer in ["contract", "upload", "route", "de", "security", "validation"] {
+        let uses = graph.get(layer).cloned().unwrap_or_default();
+        let pipeline: Vec<&String> = uses
+            .iter()
+            .filter(|m| PIPELINE_MODULES.contains(&m.as_str()))
+            .collect();
+        assert!(pipeline.is_empty(), "`{layer}` imports the pipeline: {pipeline:?}");
+    }
+    let mut files = Vec::new();
+    rust_files(&src.join("contract"), &mut files);
+    for file in files {
+        let text = std::fs::read_to_string(&file).unwrap();
+        assert!(
+            !text.contains("feature = \"pipeline\""),
+            "{} depends on the `pipeline` feature: move that half to the pipeline",
+            file.display()
+        );
+    }
+}
+
 #[test]
 fn no_import_cycle_between_the_files_of_a_module() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));

@@ -1,12 +1,10 @@
-//! [`DeclaredErrors`]: what a built contract keeps of its declared errors, without their type,
-//! and [`DECLARED_ANSWER_TYPES`], every declared error type of the program.
+//! [`DeclaredErrors`]: what a built contract keeps of its declared errors, without their type.
 
 use std::any::{type_name, TypeId};
-use std::sync::{PoisonError, RwLock};
 
 use http::StatusCode;
 
-use crate::error::{ConfigError, ErrorAnswer, NoErrors};
+use crate::error::{note_declared, ConfigError, ErrorAnswer, NoErrors};
 
 /// A built contract's declared errors, without their type: what the OpenAPI document lists
 /// and the pipeline answers them with.
@@ -14,11 +12,6 @@ use crate::error::{ConfigError, ErrorAnswer, NoErrors};
 pub(crate) struct DeclaredErrors {
     pub(crate) statuses: &'static [StatusCode],
 }
-
-/// Every [`ErrorAnswer`] type a contract of this program declares, written once each when a
-/// contract is built: how the pipeline's error path knows a boxed error is a typed answer
-/// that must not reach the wire with its text (`error::undeclared`).
-pub(crate) static DECLARED_ANSWER_TYPES: RwLock<Vec<TypeId>> = RwLock::new(Vec::new());
 
 impl DeclaredErrors {
     /// `E`'s, checked: `None` for [`NoErrors`].
@@ -38,13 +31,7 @@ impl DeclaredErrors {
         if let Some(status) = E::STATUSES.iter().find(not_an_error) {
             return Err(refuse(Some(*status)));
         }
-        let id = TypeId::of::<E>();
-        let mut types = DECLARED_ANSWER_TYPES
-            .write()
-            .unwrap_or_else(PoisonError::into_inner);
-        if !types.contains(&id) {
-            types.push(id);
-        }
+        note_declared::<E>();
         Ok(Some(Self {
             statuses: E::STATUSES,
         }))

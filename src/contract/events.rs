@@ -15,7 +15,7 @@ use validator::ValidationErrors;
 
 use super::event::Event;
 use super::raw_event::{EventSource, RawEvent};
-use super::slot::{Declared, Format, RawAnswer, Slot};
+use super::slot::{Declared, EventItems, Format, RawAnswer, Slot, StreamWriter};
 use crate::error::BoxError;
 
 /// How long a stream stays silent before the server writes a keep-alive comment, unless set
@@ -24,22 +24,6 @@ pub const DEFAULT_KEEP_ALIVE: Duration = Duration::from_secs(15);
 
 /// The items of an [`Events`] stream: an event, or why the stream broke.
 type Item<T> = Result<Event<T>, BoxError>;
-
-/// The events of an [`Events`] answer, as the server writes them.
-#[doc(hidden)]
-pub type EventItems<T> = Pin<Box<dyn Stream<Item = Item<T>> + Send>>;
-
-/// What writes a streamed answer, for a response type's `Slot::write_stream`: the
-/// pipeline's (`handler::events_body`), so that this layer names no body type.
-#[doc(hidden)]
-pub trait StreamWriter {
-    /// The answer's body.
-    type Body;
-
-    /// Writes each event as it comes in the `text/event-stream` format, with a keep-alive
-    /// comment after `keep_alive` of silence.
-    fn events<T: Slot>(self, events: EventItems<T>, keep_alive: Option<Duration>) -> Self::Body;
-}
 
 /// A `text/event-stream` answer: a stream of [`Event`]s whose `data` is the JSON of a `T`.
 /// `.response::<Events<T>>()`.

@@ -3,7 +3,7 @@
 mod answer;
 mod body_kind;
 mod builder;
-pub(crate) mod declared_errors;
+mod declared_errors;
 mod errors;
 pub(crate) mod event;
 pub(crate) mod events;
@@ -22,10 +22,10 @@ use http::{Method, StatusCode};
 pub use crate::security::{Security, SecurityScheme};
 pub use answer::{Binary, Redirect, Text};
 #[doc(hidden)]
-pub use body_kind::{BodyKind, BodyReader, Chunks, EncodedBody};
+pub use body_kind::{BodyKind, EncodedBody};
 pub use builder::EndpointBuilder;
 #[doc(hidden)]
-pub use events::{EventItems, StreamWriter};
+pub use slot::{BodyReader, Chunks, EventItems, StreamWriter};
 pub use slot::{Format, NoBody, NoContent, NoParams, NoQuery, RawAnswer, Slot};
 
 pub(crate) use slot::{Declared, Presence};

@@ -1,15 +1,22 @@
-//! What may fill a contract slot (params, query, body, response), and the markers for an
-//! empty slot.
+//! What may fill a contract slot (params, query, body, response), the markers for an empty
+//! slot, and the traits the pipeline implements for the slot's hidden hooks
+//! ([`BodyReader`], [`StreamWriter`]).
+
+use std::future::Future;
+use std::pin::Pin;
+use std::time::Duration;
 
 use bytes::Bytes;
+use futures_core::Stream;
 use http::HeaderValue;
 use serde::de::{Deserialize, DeserializeOwned, Deserializer, IgnoredAny};
 use serde::ser::{Serialize, Serializer};
 use validator::{Validate, ValidationErrors};
 
-use super::body_kind::{BodyKind, BodyReader, EncodedBody};
-use super::events::StreamWriter;
+use super::body_kind::{BodyKind, EncodedBody};
+use super::event::Event;
 use super::raw_event::EventSource;
+use crate::error::{BoxError, Error};
 
 mod sealed {
     pub trait Sealed {}
@@ -147,6 +154,48 @@ pub trait Slot: Serialize + DeserializeOwned + Send + Sync + 'static {
     fn encode_body(&self) -> Result<EncodedBody, String> {
         Err("a JSON value is sent as JSON".to_owned())
     }
+}
+
+// The hooks' other side: what the pipeline implements for them, so that this layer names
+// none of its types. In this file because each refers to `Slot` as `Slot` refers to it.
+
+/// A request body's chunks as they arrive, each checked against the body limit: what a
+/// [`ByteStream`](crate::upload::ByteStream) reads.
+#[doc(hidden)]
+pub type Chunks = Pin<Box<dyn Stream<Item = Result<Bytes, Error>> + Send>>;
+
+/// What reads a request body that is not JSON, for a body type's
+/// [`Slot::read_body`](super::Slot::read_body): the pipeline's, with the request's body, its
+/// limits and its headers. Each method ends with the value `wrap` makes of what was read.
+#[doc(hidden)]
+pub trait BodyReader {
+    /// A body being read.
+    type Read<O: Send + 'static>: Future<Output = Result<O, Error>> + Send + 'static;
+
+    /// Reads a `multipart/form-data` body whole into a `T`, validated.
+    fn form<T: Slot, O: Send + 'static>(self, wrap: fn(T) -> O) -> Self::Read<O>;
+
+    /// Hands the body over as it arrives.
+    fn chunks<O: Send + 'static>(self, wrap: fn(Chunks) -> O) -> Self::Read<O>;
+
+    /// Refuses to read the body: a type that is read as JSON has no reader of its own.
+    fn refuse<O: Send + 'static>(self) -> Self::Read<O>;
+}
+
+/// The events of an [`Events`](crate::sse::Events) answer, as the server writes them.
+#[doc(hidden)]
+pub type EventItems<T> = Pin<Box<dyn Stream<Item = Result<Event<T>, BoxError>> + Send>>;
+
+/// What writes a streamed answer, for a response type's `Slot::write_stream`: the
+/// pipeline's (`handler::events_body`), so that this layer names no body type.
+#[doc(hidden)]
+pub trait StreamWriter {
+    /// The answer's body.
+    type Body;
+
+    /// Writes each event as it comes in the `text/event-stream` format, with a keep-alive
+    /// comment after `keep_alive` of silence.
+    fn events<T: Slot>(self, events: EventItems<T>, keep_alive: Option<Duration>) -> Self::Body;
 }
 
 /// How a response value travels (see [`Slot::FORMAT`]).

@@ -3,6 +3,7 @@
 
 #[cfg(feature = "pipeline")]
 mod answer;
+mod answer_types;
 mod body;
 mod config;
 mod declared;
@@ -28,6 +29,7 @@ pub use http_error::HttpError;
 pub use rejection::Rejection;
 pub use request_info::RequestInfo;
 
+pub(crate) use answer_types::note_declared;
 use declared::DeclaredAnswer;
 
 /// A boxed error that can cross threads.

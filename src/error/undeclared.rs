@@ -6,8 +6,8 @@
 use std::any::TypeId;
 use std::sync::PoisonError;
 
+use super::answer_types::DECLARED_ANSWER_TYPES;
 use super::{BoxError, Error, ErrorAnswer, HttpError, Inner, Origin};
-use crate::contract::declared_errors::DECLARED_ANSWER_TYPES;
 
 impl Error {
     /// The same error, answered as `E` when it is one (what a handler of a contract that

@@ -28,11 +28,9 @@ use bytes::Bytes;
 use crate::context::{Ctx, ResponseParts};
 use crate::body::Body;
 use crate::contract::{BodyKind, EndpointSpec, Format, Slot};
-use crate::decode::{self, BodyRead};
+use crate::decode::{self, BodyFuture, BodyInput, BodyRead};
 use crate::error::Error;
-use crate::request::{
-    BodyFuture, BodyInput, BoxFuture, CallHandler, RawParams, Remote, Request, UrlCell,
-};
+use crate::request::{BoxFuture, CallHandler, RawParams, Remote, Request, UrlCell};
 use crate::response::Response;
 
 use super::answer_size::AnswerSize;

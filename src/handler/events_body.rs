@@ -11,7 +11,7 @@ use bytes::Bytes;
 use http_body::{Frame, SizeHint};
 
 use crate::contract::event::Event;
-use crate::contract::events::{EventItems as Events, StreamWriter};
+use crate::contract::{EventItems as Events, StreamWriter};
 use crate::contract::Slot;
 use crate::error::BoxError;
 use crate::response::ResponseBody;

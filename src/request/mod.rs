@@ -18,13 +18,11 @@ use smallvec::SmallVec;
 
 mod lazy_url;
 mod read;
-mod read_upload;
 mod remote;
 mod request_id;
 
 pub(crate) use lazy_url::{LazyUrl, UrlCell};
 pub(crate) use read::{start_bytes, BodyRead};
-pub(crate) use read_upload::{BodyFuture, BodyInput};
 pub use remote::{IpNet, PeerAddr};
 pub(crate) use remote::{Remote, TrustedProxies};
 pub use request_id::REQUEST_ID_HEADER;

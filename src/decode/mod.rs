@@ -1,4 +1,7 @@
-//! Parsing and validating the three inputs: path params, query string, JSON body.
+//! Parsing and validating the three inputs: path params, query string, JSON body; and, in
+//! [`upload`], the bodies that are not JSON.
+
+mod upload;
 
 use std::borrow::Cow;
 
@@ -16,6 +19,7 @@ use crate::de::from_text::TextMap;
 use crate::de::json_as_schema::Json;
 use crate::error::{Detail, Error, HttpError, Rejection};
 pub(crate) use crate::request::BodyRead;
+pub(crate) use upload::{BodyFuture, BodyInput};
 use crate::request::{start_bytes, RawParams};
 use crate::validation::{detail_from_serde, details_from_rules};
 

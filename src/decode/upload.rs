@@ -25,7 +25,7 @@ use http_body_util::{LengthLimitError, Limited};
 
 use crate::body::Body;
 use crate::contract::{BodyReader, Chunks, Slot};
-use crate::decode::{shape_errors, validated};
+use super::{shape_errors, validated};
 use crate::error::{BoxError, Detail, Error, HttpError, Rejection};
 use crate::upload::{ByteStream, Part};
 use form_map::FormMap;
