@@ -18,7 +18,7 @@
 
 // The example's module, compiled once more here: the files stay beside the example, where
 // the guide points readers to them.
-#[allow(missing_docs, dead_code)]
+#[allow(missing_docs)]
 #[path = "../../../examples/conformance/api/mod.rs"]
 pub mod conformance;
 
