@@ -21,7 +21,8 @@
     reason = "a command-line program"
 )]
 
-// Shared with the end-to-end tests and the typed client, which use more of it than this binary.
+// Shared with the tests through the workspace's test kit (`tests/kit`, which compiles this module
+// as `pactum_test_kit::conformance`); they use more of it than this binary.
 #[allow(unreachable_pub, missing_docs, dead_code)]
 #[path = "conformance/api/mod.rs"]
 mod api;

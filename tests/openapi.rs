@@ -5,32 +5,13 @@
 //! and schemathesis, from PyPI).
 #![allow(unreachable_pub)]
 
-#[allow(dead_code, unreachable_pub, missing_docs)]
-#[path = "../examples/conformance/api/mod.rs"]
-mod api;
-
 use std::collections::BTreeSet;
-use std::time::Duration;
 
-use pactum::{server::Server, ServerOptions};
+use pactum::server::Server;
+use pactum_test_kit::conformance as api;
+use pactum_test_kit::{client, options};
 use serde_json::{json, Value};
 use warp::Filter;
-
-/// 127.0.0.1:0; a shutdown closes idle keep-alive connections at once.
-fn options() -> ServerOptions {
-    ServerOptions::new()
-        .port(0)
-        .hostname("127.0.0.1")
-        .shutdown_idle_wait(std::time::Duration::ZERO)
-}
-
-fn client() -> reqwest::Client {
-    let _ = rustls::crypto::ring::default_provider().install_default();
-    reqwest::Client::builder()
-        .timeout(Duration::from_secs(20))
-        .build()
-        .expect("client builds")
-}
 
 async fn served_document(server: &Server) -> (String, Vec<u8>) {
     let url = format!("http://{}{}", server.local_addr(), api::OPENAPI_PATH);

@@ -1,9 +1,11 @@
 //! End-to-end tests, built as one binary: real sockets on 127.0.0.1:0, real clients.
 #![allow(unreachable_pub)]
 
-#[allow(dead_code, unreachable_pub, missing_docs)]
-#[path = "../../examples/conformance/api/mod.rs"]
-mod api;
+// The workspace's test kit (tests/kit) is this binary's support: the conformance API, the
+// servers under test, raw sockets and waits.
+use pactum_test_kit as support;
+use pactum_test_kit::conformance as api;
+
 #[macro_use]
 mod cases;
 mod behaviour;
@@ -28,7 +30,6 @@ mod route_spellings;
 mod security;
 mod service;
 mod settings;
-mod support;
 mod tls;
 mod typed_errors;
 mod uploads;

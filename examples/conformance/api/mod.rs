@@ -1,5 +1,6 @@
 //! The conformance API (the fixture table in CONTRIBUTING.md): its types, contracts and handlers, shared by
-//! `examples/conformance.rs`, the end-to-end tests of both adapters, and the typed client.
+//! `examples/conformance.rs` and the tests, which reach it through the workspace's test kit
+//! (`tests/kit`: `pactum_test_kit::conformance`).
 //!
 //! By concern: the users resource (`users`), the routes behind middleware and the middleware
 //! (`middleware`), the routes that fail on purpose (`errors`), the other routes (`misc`), the

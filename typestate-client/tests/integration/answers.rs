@@ -111,7 +111,7 @@ async fn in_process() {
 
 #[tokio::test]
 async fn over_http_redirects_are_not_followed() {
-    let server = pactum::serve(handlers(), crate::support::options())
+    let server = pactum::serve(handlers(), pactum_test_kit::options())
         .await
         .unwrap();
     let client = Client::new(format!("http://{}", server.local_addr()).as_str()).unwrap();

@@ -53,7 +53,7 @@ async fn the_base_path_is_kept() {
         })
         .into(),
     );
-    let server = pactum::serve(handlers, crate::support::options())
+    let server = pactum::serve(handlers, pactum_test_kit::options())
         .await
         .unwrap();
     for prefix in ["/api/v1", "/api/v1/"] {

@@ -1,4 +1,5 @@
-//! Contracts, handlers and servers shared by the integration tests.
+//! Contracts, handlers and servers shared by the integration tests; the server options are the
+//! workspace's test kit's (`pactum_test_kit`).
 
 use std::collections::BTreeMap;
 use std::time::Duration;
@@ -404,17 +405,12 @@ pub(crate) fn pipeline() -> Pipeline {
     Pipeline::new(handlers()).unwrap()
 }
 
-/// A native server on `127.0.0.1:0` serving [`handlers`].
+/// A native server on `127.0.0.1:0` serving [`handlers`] (the test kit's
+/// [`options`](pactum_test_kit::options)).
 pub(crate) async fn server() -> pactum::server::Server {
-    pactum::serve(handlers(), options()).await.unwrap()
-}
-
-/// 127.0.0.1:0, and a shutdown that closes idle keep-alive connections at once.
-pub(crate) fn options() -> pactum::ServerOptions {
-    pactum::ServerOptions::new()
-        .port(0)
-        .hostname("127.0.0.1")
-        .shutdown_idle_wait(std::time::Duration::ZERO)
+    pactum::serve(handlers(), pactum_test_kit::options())
+        .await
+        .unwrap()
 }
 
 pub(crate) fn base_url(server: &pactum::server::Server, prefix: &str) -> String {

@@ -33,7 +33,7 @@ pub(crate) fn ca() -> (String, String, String) {
 
 async fn https_server(leaf: &str, key: &str) -> pactum::server::Server {
     let tls = pactum::server::TlsConfig::from_pem(leaf.as_bytes(), key.as_bytes()).unwrap();
-    pactum::serve(handlers(), crate::support::options().https(tls))
+    pactum::serve(handlers(), pactum_test_kit::options().https(tls))
         .await
         .unwrap()
 }

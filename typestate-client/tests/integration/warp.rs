@@ -10,7 +10,7 @@ use crate::support::*;
 
 async fn warp_server() -> pactum::server::Server {
     let api = warp::path("api").and(pactum_warp::filter(handlers()).unwrap());
-    pactum_warp::serve(api, crate::support::options())
+    pactum_warp::serve(api, pactum_test_kit::options())
         .await
         .unwrap()
 }

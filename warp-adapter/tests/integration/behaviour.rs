@@ -12,7 +12,8 @@ use reqwest::StatusCode;
 use serde_json::{json, Value};
 use warp::Filter;
 
-use crate::support::{self, client, TestServer};
+use crate::support;
+use pactum_test_kit::{client, TestServer};
 
 /// The app under test: the `users` list under `/api`, pactum's JSON 404 for the rest.
 fn app() -> impl Filter<Extract = (impl warp::Reply,), Error = std::convert::Infallible> + Clone {
@@ -20,34 +21,13 @@ fn app() -> impl Filter<Extract = (impl warp::Reply,), Error = std::convert::Inf
     warp::path("api").and(api).or(pactum_warp::not_found())
 }
 
-/// A running app and what is needed to stop it.
-enum Running {
-    Warp(TestServer),
-    #[cfg(feature = "server")]
-    Pactum(pactum::server::Server),
-}
-
-impl Running {
-    fn addr(&self) -> SocketAddr {
-        match self {
-            Running::Warp(s) => s.addr,
-            #[cfg(feature = "server")]
-            Running::Pactum(s) => s.local_addr(),
-        }
-    }
-}
-
-async fn on_warp() -> Running {
-    Running::Warp(support::spawn(app()).await)
+async fn on_warp() -> TestServer {
+    pactum_test_kit::serve_filter(app()).await
 }
 
 #[cfg(feature = "server")]
-async fn on_pactum() -> Running {
-    let options = pactum::ServerOptions::new()
-        .port(0)
-        .hostname("127.0.0.1")
-        .shutdown_idle_wait(std::time::Duration::ZERO);
-    Running::Pactum(pactum_warp::serve(app(), options).await.unwrap())
+async fn on_pactum() -> TestServer {
+    pactum_test_kit::serve_filter_on_pactum(app()).await
 }
 
 /// `name` becomes a test on warp's server and one on pactum's.
@@ -58,7 +38,7 @@ macro_rules! on_both_servers {
                 #[tokio::test]
                 async fn $name() {
                     let running = super::on_warp().await;
-                    super::$name(running.addr()).await;
+                    super::$name(running.addr).await;
                 }
             )*
         }
@@ -68,7 +48,7 @@ macro_rules! on_both_servers {
                 #[tokio::test]
                 async fn $name() {
                     let running = super::on_pactum().await;
-                    super::$name(running.addr()).await;
+                    super::$name(running.addr).await;
                 }
             )*
         }

@@ -12,14 +12,15 @@ use warp::http::StatusCode as WarpStatus;
 use warp::reply::Reply;
 use warp::{Filter, Rejection};
 
-use crate::support::{self, client, spawn};
+use crate::support;
+use pactum_test_kit::{client, serve_filter};
 
 #[tokio::test]
 async fn two_lists_under_two_prefixes() {
     let v1 = warp::path("v1").and(pactum_warp::filter(support::users()).unwrap());
     let v2 = warp::path("v2").and(pactum_warp::filter(support::orders()).unwrap());
     let app = warp::path("api").and(v1.or(v2));
-    let server = spawn(app).await;
+    let server = serve_filter(app).await;
 
     let res = client()
         .get(server.url("/api/v1/users/7"))
@@ -66,7 +67,7 @@ async fn two_lists_at_one_mount_point_and_plain_warp_routes() {
     let orders = pactum_warp::filter(support::orders()).unwrap();
     let plain = warp::path!("plain").map(|| "plain warp");
     let app = warp::path("api").and(users.or(orders).or(plain));
-    let server = spawn(app).await;
+    let server = serve_filter(app).await;
 
     // The first list rejects `/orders` without touching the body: the second one reads it.
     let res = client()
@@ -105,7 +106,7 @@ async fn catch_all_after_the_filters() {
     let catch_all =
         warp::any().map(|| warp::reply::with_status("nothing here", WarpStatus::NOT_FOUND));
     let app = warp::path("api").and(api).or(catch_all);
-    let server = spawn(app).await;
+    let server = serve_filter(app).await;
 
     let res = client()
         .get(server.url("/api/unknown"))
@@ -136,7 +137,7 @@ async fn catch_all_after_the_filters() {
 #[tokio::test]
 async fn warp_default_for_unmatched_is_empty_404() {
     let app = warp::path("api").and(pactum_warp::filter(support::users()).unwrap());
-    let server = spawn(app).await;
+    let server = serve_filter(app).await;
     let res = client()
         .get(server.url("/api/unknown"))
         .send()
@@ -161,7 +162,7 @@ async fn recover_formats_unmatched_requests() {
     let app = warp::path("api")
         .and(pactum_warp::filter(support::users()).unwrap())
         .recover(json_not_found);
-    let server = spawn(app).await;
+    let server = serve_filter(app).await;
 
     let res = client()
         .get(server.url("/api/unknown"))
@@ -197,7 +198,7 @@ async fn cors_answers_preflight_and_decorates_answers() {
     let app = warp::path("api")
         .and(pactum_warp::filter(support::users()).unwrap())
         .with(cors);
-    let server = spawn(app).await;
+    let server = serve_filter(app).await;
 
     // A preflight is answered by warp's CORS filter, before pactum's OPTIONS.
     let res = client()
@@ -247,7 +248,7 @@ async fn log_sees_pactum_statuses() {
         .with(warp::log::custom(move |info| {
             record.store(info.status().as_u16(), Ordering::SeqCst);
         }));
-    let server = spawn(app).await;
+    let server = serve_filter(app).await;
 
     let res = client()
         .get(server.url("/api/users/abc"))
@@ -271,7 +272,7 @@ async fn gzip_compression() {
     let app = warp::path("api")
         .and(pactum_warp::filter(support::users()).unwrap())
         .with(warp::filters::compression::gzip());
-    let server = spawn(app).await;
+    let server = serve_filter(app).await;
 
     let res = client()
         .get(server.url("/api/users/7"))
@@ -302,7 +303,7 @@ async fn everything_together() {
         .with(warp::cors().allow_any_origin())
         .with(warp::log("pactum_warp::tests"))
         .with(warp::filters::compression::gzip());
-    let server = spawn(app).await;
+    let server = serve_filter(app).await;
 
     let res = client()
         .get(server.url("/api/v2/orders"))

@@ -10,7 +10,8 @@ use warp::http::{HeaderValue, StatusCode as WarpStatus};
 use warp::reply::{Reply, Response};
 use warp::{Filter, Rejection};
 
-use crate::support::{self, client, raw, spawn};
+use crate::support;
+use pactum_test_kit::{client, raw_response, serve_filter};
 
 fn rejecting(
     handlers: Vec<pactum::handler::AnyHandler>,
@@ -27,7 +28,7 @@ async fn ready_made_recover_answers_like_the_default_mode() {
         .and(rejecting(support::users()))
         .recover(pactum_warp::recover)
         .or(pactum_warp::not_found());
-    let server = spawn(app).await;
+    let server = serve_filter(app).await;
 
     let res = client()
         .post(server.url("/api/users"))
@@ -70,7 +71,7 @@ async fn ready_made_recover_answers_like_the_default_mode() {
     assert_eq!(res.status(), StatusCode::NOT_FOUND);
     assert!(res.bytes().await.unwrap().is_empty());
 
-    let res = raw(
+    let res = raw_response(
         server.addr,
         b"POST /api/users HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\nContent-Length: 50000000\r\n\r\n",
     )
@@ -123,7 +124,7 @@ async fn own_recover_formats_errors() {
     let app = warp::path("api")
         .and(rejecting(support::users()))
         .recover(plain_text);
-    let server = spawn(app).await;
+    let server = serve_filter(app).await;
 
     let res = client()
         .post(server.url("/api/users"))
@@ -155,7 +156,7 @@ async fn rejections_of_two_lists_combine() {
     let app = rejecting(support::users())
         .or(rejecting(support::orders()))
         .recover(pactum_warp::recover);
-    let server = spawn(app).await;
+    let server = serve_filter(app).await;
 
     // The second list's error, after the first list's not-found.
     let res = client()
@@ -193,7 +194,7 @@ async fn recover_must_come_before_a_catch_all() {
     let app = rejecting(support::users())
         .recover(pactum_warp::recover)
         .or(catch_all);
-    let server = spawn(app).await;
+    let server = serve_filter(app).await;
 
     let res = client().get(server.url("/users/abc")).send().await.unwrap();
     assert_eq!(res.status(), StatusCode::BAD_REQUEST);
@@ -233,7 +234,7 @@ async fn pipeline_settings_apply_in_both_modes() {
                 .filter_with(pipeline()),
         )
         .recover(pactum_warp::recover);
-    let server = spawn(answering.or(rejecting)).await;
+    let server = serve_filter(answering.or(rejecting)).await;
 
     for prefix in ["/a", "/r"] {
         let res = client()

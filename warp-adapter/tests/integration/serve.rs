@@ -2,27 +2,19 @@
 
 use std::time::Duration;
 
-use pactum::ServerOptions;
 use reqwest::StatusCode;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 use warp::Filter;
 
-use crate::support::{self, client, raw, spawn};
+use crate::support;
+use pactum_test_kit::{client, options, raw_response, serve_filter};
 
 fn app() -> impl Filter<Extract = (impl warp::Reply,), Error = std::convert::Infallible> + Clone {
     warp::path("api")
         .and(pactum_warp::filter(support::users()).unwrap())
         .or(pactum_warp::not_found())
         .with(warp::log("pactum_warp::tests"))
-}
-
-/// 127.0.0.1:0; a shutdown closes idle keep-alive connections at once.
-fn options() -> ServerOptions {
-    ServerOptions::new()
-        .port(0)
-        .hostname("127.0.0.1")
-        .shutdown_idle_wait(Duration::ZERO)
 }
 
 /// Sends half a request head and reports whether the server closed the connection within
@@ -68,7 +60,7 @@ async fn header_read_timeout_closes_slow_clients() {
 #[tokio::test]
 async fn warp_own_server_keeps_slow_clients() {
     // Why `serve` exists: warp's server sets no timer, so hyper's header timeout is off.
-    let server = spawn(app()).await;
+    let server = serve_filter(app()).await;
     assert!(!closes_slow_client(server.addr, Duration::from_millis(700)).await);
 }
 
@@ -81,16 +73,16 @@ async fn oversized_heads_get_431() {
         "GET /api/users/1 HTTP/1.1\r\nHost: test\r\nX-Big: {}\r\n\r\n",
         "a".repeat(70 * 1024)
     );
-    assert_eq!(raw(addr, big.as_bytes()).await.status, 431);
+    assert_eq!(raw_response(addr, big.as_bytes()).await.status, 431);
 
     let mut many = String::from("GET /api/users/1 HTTP/1.1\r\nHost: test\r\n");
     for i in 0..120 {
         many.push_str(&format!("X-H{i}: v\r\n"));
     }
     many.push_str("\r\n");
-    assert_eq!(raw(addr, many.as_bytes()).await.status, 431);
+    assert_eq!(raw_response(addr, many.as_bytes()).await.status, 431);
 
-    let ok = raw(addr, b"GET /api/users/1 HTTP/1.1\r\nHost: test\r\n\r\n").await;
+    let ok = raw_response(addr, b"GET /api/users/1 HTTP/1.1\r\nHost: test\r\n\r\n").await;
     assert_eq!(ok.status, 200);
     assert!(server.shutdown().await);
 }

@@ -1,18 +1,11 @@
-//! Contracts, handler lists and servers shared by the tests.
-
-use std::net::SocketAddr;
-use std::time::Duration;
+//! Contracts and handler lists shared by the tests; the servers, the client and the raw-socket
+//! helpers are the workspace's test kit's (`pactum_test_kit`).
 
 use pactum::{
     handler, handler::AnyHandler, middleware, route, Ctx, Endpoint, HttpError, NoBody, NoParams,
 };
 use serde::{Deserialize, Serialize};
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::{TcpListener, TcpStream};
-use tokio::sync::oneshot;
 use validator::Validate;
-use warp::reply::Reply;
-use warp::Filter;
 
 #[derive(Debug, Serialize, Deserialize, Validate)]
 pub(crate) struct UserPath {
@@ -169,122 +162,4 @@ pub(crate) fn orders() -> Vec<AnyHandler> {
         })
         .into(),
     ]
-}
-
-/// A filter on warp's own server, on `127.0.0.1:0`, stopped on drop.
-pub(crate) struct TestServer {
-    pub(crate) addr: SocketAddr,
-    stop: Option<oneshot::Sender<()>>,
-}
-
-impl TestServer {
-    pub(crate) fn url(&self, path: &str) -> String {
-        format!("http://{}{path}", self.addr)
-    }
-}
-
-impl Drop for TestServer {
-    fn drop(&mut self) {
-        if let Some(stop) = self.stop.take() {
-            let _ = stop.send(());
-        }
-    }
-}
-
-pub(crate) async fn spawn<F>(filter: F) -> TestServer
-where
-    F: Filter + Clone + Send + Sync + 'static,
-    F::Extract: Reply,
-{
-    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    let (stop, stopped) = oneshot::channel::<()>();
-    tokio::spawn(
-        warp::serve(filter)
-            .incoming(listener)
-            .graceful(async move {
-                let _ = stopped.await;
-            })
-            .run(),
-    );
-    TestServer {
-        addr,
-        stop: Some(stop),
-    }
-}
-
-pub(crate) fn client() -> reqwest::Client {
-    // In a workspace build, reqwest's features are unified with pactum-client's
-    // `rustls-no-provider`: a client then needs a process-wide crypto provider.
-    static PROVIDER: std::sync::Once = std::sync::Once::new();
-    PROVIDER.call_once(|| {
-        let _ = rustls::crypto::ring::default_provider().install_default();
-    });
-    reqwest::Client::builder()
-        .timeout(Duration::from_secs(10))
-        .build()
-        .unwrap()
-}
-
-/// A response read off a raw socket.
-#[derive(Debug)]
-pub(crate) struct RawResponse {
-    pub(crate) status: u16,
-    pub(crate) head: String,
-    pub(crate) body: Vec<u8>,
-}
-
-impl RawResponse {
-    pub(crate) fn header(&self, name: &str) -> Option<&str> {
-        self.head.lines().skip(1).find_map(|line| {
-            let (n, v) = line.split_once(':')?;
-            n.trim().eq_ignore_ascii_case(name).then(|| v.trim())
-        })
-    }
-
-    pub(crate) fn json(&self) -> serde_json::Value {
-        serde_json::from_slice(&self.body).unwrap()
-    }
-}
-
-/// Writes `request` as is and reads one response (head, then a `Content-Length` body).
-pub(crate) async fn raw(addr: SocketAddr, request: &[u8]) -> RawResponse {
-    let mut stream = TcpStream::connect(addr).await.unwrap();
-    stream.write_all(request).await.unwrap();
-    tokio::time::timeout(Duration::from_secs(10), read_response(&mut stream))
-        .await
-        .expect("a response within 10 s")
-}
-
-pub(crate) async fn read_response(stream: &mut TcpStream) -> RawResponse {
-    let mut buf = Vec::new();
-    let mut chunk = [0u8; 8192];
-    let head_end = loop {
-        if let Some(pos) = buf.windows(4).position(|w| w == b"\r\n\r\n") {
-            break pos;
-        }
-        let n = stream.read(&mut chunk).await.unwrap();
-        assert!(
-            n > 0,
-            "connection closed before a response head: {:?}",
-            String::from_utf8_lossy(&buf)
-        );
-        buf.extend_from_slice(&chunk[..n]);
-    };
-    let head = String::from_utf8(buf[..head_end].to_vec()).unwrap();
-    let status = head.split(' ').nth(1).unwrap().parse().unwrap();
-    let mut response = RawResponse {
-        status,
-        head,
-        body: buf[head_end + 4..].to_vec(),
-    };
-    let len: usize = response
-        .header("content-length")
-        .map_or(0, |v| v.parse().unwrap());
-    while response.body.len() < len {
-        let n = stream.read(&mut chunk).await.unwrap();
-        assert!(n > 0, "connection closed inside the body");
-        response.body.extend_from_slice(&chunk[..n]);
-    }
-    response
 }
