@@ -291,13 +291,23 @@ const PIPELINE_MODULES: &[&str] = &[
 fn the_contract_layer_imports_nothing_of_the_pipeline() {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
     let graph = module_graph(&src);
-    for layer in ["contract", "upload", "route", "de", "security", "validation"] {
+    for layer in [
+        "contract",
+        "upload",
+        "route",
+        "de",
+        "security",
+        "validation",
+    ] {
         let uses = graph.get(layer).cloned().unwrap_or_default();
         let pipeline: Vec<&String> = uses
             .iter()
             .filter(|m| PIPELINE_MODULES.contains(&m.as_str()))
             .collect();
-        assert!(pipeline.is_empty(), "`{layer}` imports the pipeline: {pipeline:?}");
+        assert!(
+            pipeline.is_empty(),
+            "`{layer}` imports the pipeline: {pipeline:?}"
+        );
     }
     let mut files = Vec::new();
     rust_files(&src.join("contract"), &mut files);
