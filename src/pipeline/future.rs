@@ -28,7 +28,7 @@ pub(super) enum Work {
 ///
 /// Written out rather than as an `async` block wrapped in `Instrumented`: it is `Unpin` and
 /// small, so the futures around it hold it without copies of a large state machine.
-pub(super) struct Dispatched {
+pub(super) struct DispatchFuture {
     pub(super) work: Option<Work>,
     /// The request timeout, when the pipeline has one.
     pub(super) deadline: Option<Deadline>,
@@ -45,10 +45,10 @@ pub(super) struct Traced {
     pub(super) started: Instant,
 }
 
-impl Future for Dispatched {
+impl Future for DispatchFuture {
     type Output = Result<Response, Error>;
 
-    // Inlined into `Handled::poll`: one call and one move of the answer fewer per request.
+    // Inlined into `HandleFuture::poll`: one call and one move of the answer fewer per request.
     #[inline]
     fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
         let this = &mut *self;
@@ -56,7 +56,7 @@ impl Future for Dispatched {
         let result = match this
             .work
             .as_mut()
-            .expect("`Dispatched` polled after completion")
+            .expect("`DispatchFuture` polled after completion")
         {
             Work::Done(_) => match this.work.take() {
                 Some(Work::Done(result)) => result.map(|response| *response),
@@ -105,7 +105,7 @@ impl Future for Dispatched {
     }
 }
 
-impl Drop for Dispatched {
+impl Drop for DispatchFuture {
     fn drop(&mut self) {
         // A request dropped before it finished: its middleware and handler are dropped
         // inside its span, as `Instrumented` would.
@@ -117,15 +117,15 @@ impl Drop for Dispatched {
 }
 
 /// The future of [`Pipeline::handle`]: the dispatched request (or a 404), answered.
-pub(crate) struct Handled {
-    pub(super) dispatched: Option<Dispatched>,
+pub(crate) struct HandleFuture {
+    pub(super) dispatched: Option<DispatchFuture>,
     /// A request no route matched: its view, when the error formatter asks for it.
     pub(super) not_found: Option<Box<RequestInfo>>,
     pub(super) pipeline: Pipeline,
     pub(super) mode: AnswerMode,
 }
 
-impl Future for Handled {
+impl Future for HandleFuture {
     type Output = Response;
 
     #[inline]

@@ -34,8 +34,8 @@ use catch_panic::CatchPanic;
 use deadline::Deadline;
 use formatting::ErrorFormatting;
 pub use formatting::RequestErrorFormatter;
-pub(crate) use future::Handled;
-use future::{strip_body, Dispatched, Traced, Work};
+pub(crate) use future::HandleFuture;
+use future::{strip_body, DispatchFuture, Traced, Work};
 pub use table::Routed;
 use table::{RouteTable, Target};
 
@@ -204,7 +204,7 @@ impl Pipeline {
         request: http::Request<Body>,
     ) -> impl Future<Output = Result<Response, Error>> + Send + 'static {
         let (head, body) = request.into_parts();
-        self.dispatched(routed, head, body, None)
+        self.dispatch_parts(routed, head, body, None)
     }
 
     /// [`Pipeline::dispatch`] for a request from `peer` ([`Ctx::peer_addr`](crate::Ctx::peer_addr)),
@@ -214,23 +214,24 @@ impl Pipeline {
     /// # Errors
     ///
     /// See [`Pipeline::dispatch`].
-    pub fn dispatch_from(
+    pub fn dispatch_with_peer(
         &self,
         routed: Routed,
         request: http::Request<Body>,
         peer: Option<SocketAddr>,
     ) -> impl Future<Output = Result<Response, Error>> + Send + 'static {
         let (head, body) = request.into_parts();
-        self.dispatched(routed, head, body, peer)
+        self.dispatch_parts(routed, head, body, peer)
     }
 
-    fn dispatched(
+    /// [`Pipeline::dispatch_with_peer`] from the request's parts, its future nameable.
+    fn dispatch_parts(
         &self,
         routed: Routed,
         mut head: http::request::Parts,
         body: Body,
         peer: Option<SocketAddr>,
-    ) -> Dispatched {
+    ) -> DispatchFuture {
         let entry = &self.inner.table.routes[routed.route];
         let mut remote = match &self.inner.trusted {
             None => Remote { peer, serial: 0 },
@@ -309,7 +310,7 @@ impl Pipeline {
             Work::Run(_) => Deadline::start(self.inner.request_timeout),
             Work::Done(_) => None,
         };
-        Dispatched {
+        DispatchFuture {
             work: Some(work),
             deadline,
             traced,
@@ -323,21 +324,22 @@ impl Pipeline {
         request: http::Request<Body>,
     ) -> impl Future<Output = Response> + Send + 'static {
         let (head, body) = request.into_parts();
-        self.handled(head, body, None)
+        self.handle_parts(head, body, None)
     }
 
-    /// [`Pipeline::handle`]'s future, nameable (the native service holds it unboxed).
+    /// [`Pipeline::handle`] from the request's parts and its peer, its future nameable (the
+    /// native service holds it unboxed).
     #[inline]
-    pub(crate) fn handled(
+    pub(crate) fn handle_parts(
         &self,
         head: http::request::Parts,
         body: Body,
         peer: Option<SocketAddr>,
-    ) -> Handled {
+    ) -> HandleFuture {
         let mode = AnswerMode::of(&head.method);
         let mut not_found = None;
         let dispatched = match self.route(&head.method, head.uri.path()) {
-            Some(routed) => Some(self.dispatched(routed, head, body, peer)),
+            Some(routed) => Some(self.dispatch_parts(routed, head, body, peer)),
             None => {
                 tracing::debug!(path = head.uri.path(), "no route");
                 if self.inner.error_formatting.keeps_request() {
@@ -346,7 +348,7 @@ impl Pipeline {
                 None
             }
         };
-        Handled {
+        HandleFuture {
             dispatched,
             not_found,
             pipeline: self.clone(),

@@ -11,7 +11,7 @@ use bytes::Bytes;
 
 use crate::body::Body;
 use crate::error::{BoxError, ConfigError};
-use crate::pipeline::{Handled, IntoPipeline, Pipeline};
+use crate::pipeline::{HandleFuture, IntoPipeline, Pipeline};
 use crate::response::Response;
 
 /// The pipeline as a `tower::Service<http::Request<B>>`: what the native server runs, and
@@ -75,7 +75,7 @@ impl PactumService {
 
 /// The future of [`PactumService`]: the pipeline's answer, never an error. Not boxed: the
 /// connection holds it in place.
-pub struct ResponseFuture(Handled);
+pub struct ResponseFuture(HandleFuture);
 
 impl fmt::Debug for ResponseFuture {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -120,6 +120,6 @@ impl PactumService {
         B::Error: Into<BoxError>,
     {
         let (head, body) = request.into_parts();
-        ResponseFuture(self.pipeline.handled(head, Body::new(body), self.peer))
+        ResponseFuture(self.pipeline.handle_parts(head, Body::new(body), self.peer))
     }
 }

@@ -261,7 +261,7 @@ impl Options {
                         Body::new(body::StreamBody::new(stream)),
                     );
                     let dispatched =
-                        request.map(|request| pipeline.dispatch_from(routed, request, peer));
+                        request.map(|request| pipeline.dispatch_with_peer(routed, request, peer));
                     Answering::new(dispatched, pipeline.clone(), mode, reject_errors)
                 },
             )
