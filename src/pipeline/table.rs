@@ -21,6 +21,8 @@ use smallvec::SmallVec;
 
 pub(crate) struct RouteTable {
     paths: PathIndex,
+    /// The served routes, then one more: `*`, the server itself, which `OPTIONS *` asks
+    /// about (RFC 9110 §9.3.7), its `Allow` every method some route serves.
     pub(crate) routes: Vec<RouteEntry>,
 }
 
@@ -152,15 +154,26 @@ impl RouteTable {
             });
         }
         for entry in &mut routes {
-            entry.allow = allow_header(&entry.methods);
+            entry.allow = allow_header(entry.methods.iter().map(|m| &m.method));
         }
+        let served = routes.iter().flat_map(|e| e.methods.iter().map(|m| &m.method));
+        let server = RouteEntry {
+            template: RouteName::from("*"),
+            param_names: Vec::new(),
+            checks_tail: false,
+            methods: Vec::new(),
+            allow: allow_header(served),
+        };
+        routes.push(server);
         Ok(Self { paths, routes })
     }
 
     /// Finds the route for `path` and what serves `method` there; `None` when no route has
     /// this path. Params come back percent-decoded.
     pub(crate) fn lookup(&self, method: &Method, path: &str) -> Option<Routed> {
-        let (route, found) = self.paths.at(path)?;
+        let Some((route, found)) = self.paths.at(path) else {
+            return self.server_options(method, path);
+        };
         let entry = &self.routes[route];
         let position = |m: &Method| entry.methods.iter().position(|e| e.method == *m);
         let target = if let Some(index) = position(method) {
@@ -183,6 +196,23 @@ impl RouteTable {
             route,
             target,
             params,
+            mode: AnswerMode::of(method),
+        })
+    }
+}
+
+impl RouteTable {
+    /// `OPTIONS *`, which asks about the server itself: answered 204 with the `Allow` of
+    /// every method some route serves (a table with no route answers it 404, as it answers
+    /// everything). No route has the path `*` (each starts with `/`), so this is only asked
+    /// when no route matched.
+    #[cold]
+    fn server_options(&self, method: &Method, path: &str) -> Option<Routed> {
+        let serves_any = self.routes.len() > 1;
+        (serves_any && *method == Method::OPTIONS && path == "*").then(|| Routed {
+            route: self.routes.len() - 1,
+            target: Target::Options,
+            params: RawParams::default(),
             mode: AnswerMode::of(method),
         })
     }
@@ -218,7 +248,7 @@ fn has_dot_segment(path: &str) -> bool {
         .any(|segment| matches!(segment, "" | "." | ".."))
 }
 
-fn allow_header(methods: &[MethodEntry]) -> HeaderValue {
+fn allow_header<'a>(methods: impl Iterator<Item = &'a Method> + Clone) -> HeaderValue {
     const ORDER: [Method; 5] = [
         Method::GET,
         Method::POST,
@@ -228,7 +258,7 @@ fn allow_header(methods: &[MethodEntry]) -> HeaderValue {
     ];
     let mut names: Vec<&str> = Vec::new();
     for method in &ORDER {
-        if methods.iter().any(|m| m.method == *method) {
+        if methods.clone().any(|m| m == method) {
             names.push(method.as_str());
             if *method == Method::GET {
                 names.push("HEAD");

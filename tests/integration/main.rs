@@ -24,6 +24,7 @@ mod interop;
 mod malformed;
 mod mutations;
 mod pipeline_settings;
+mod protocol_rules;
 mod raw;
 mod robustness;
 mod route_spellings;

@@ -333,6 +333,8 @@ fn mount_relative<'a>(path: &'a FullPath, tail: &Tail) -> std::borrow::Cow<'a, s
     let (full, tail) = (path.as_str(), tail.as_str());
     match full.strip_suffix(tail) {
         Some(head) if head.ends_with('/') => std::borrow::Cow::Borrowed(&full[head.len() - 1..]),
+        // `OPTIONS *` (the asterisk form: no path at all), which the pipeline answers.
+        _ if full == "*" => std::borrow::Cow::Borrowed(full),
         _ => std::borrow::Cow::Owned(format!("/{tail}")),
     }
 }

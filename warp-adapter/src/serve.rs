@@ -54,9 +54,10 @@ where
     pactum::server::serve_service(OriginForm(warp::service(filter)), options).await
 }
 
-/// Answers a request whose target is not origin-form (`GET users`, `OPTIONS *`,
-/// authority-form) with pactum's JSON 404 — what the native server answers — before warp
-/// sees it: warp's path filters panic on such a target (`PathAndQuery::from_static("")`).
+/// Answers a request whose target is neither origin-form nor `*` (`GET users`, authority-form)
+/// with pactum's JSON 404 — what the native server answers — before warp sees it: warp's path
+/// filters panic on such a target (`PathAndQuery::from_static("")`). The asterisk form goes to
+/// warp: the pipeline answers `OPTIONS *`.
 #[derive(Clone)]
 struct OriginForm<S>(S);
 
@@ -73,7 +74,8 @@ where
     }
 
     fn call(&mut self, request: http::Request<B>) -> Self::Future {
-        if request.uri().path().starts_with('/') {
+        let path = request.uri().path();
+        if path.starts_with('/') || path == "*" {
             return OriginFormFuture::Warp {
                 future: self.0.call(request),
             };
