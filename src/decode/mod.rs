@@ -91,13 +91,43 @@ pub(crate) fn query<Q: Slot>(raw: Option<&str>) -> Result<Q, Error> {
     }
     let raw = encoded_brackets_upper(raw);
     let raw = raw.as_bytes();
-    let parse_error = |e: serde_qs::Error| shape_error(Detail::new(Vec::new(), e.to_string()));
+    let parse_error = |e| shape_error(query_parse_error(raw, e));
     let deserializer = serde_qs::Deserializer::with_config(QUERY, raw).map_err(parse_error)?;
     if let Ok(value) = Q::deserialize(deserializer) {
         return validated(value);
     }
     let reparse = || serde_qs::Deserializer::with_config(QUERY, raw).ok();
     Err(shape_errors::<Q, _>(reparse, raw.len()))
+}
+
+/// A query `serde_qs` cannot read as a tree, as a detail: the key whose pair it stopped at as
+/// the path (`?tag=a&tag[]=b` gives one key as a value and as a list), with what is wrong in
+/// words; an error with no position keeps `serde_qs`'s message and an empty path.
+fn query_parse_error(raw: &[u8], error: serde_qs::Error) -> Detail {
+    let serde_qs::Error::Parse(message, position) = &error else {
+        return Detail::new(Vec::new(), error.to_string());
+    };
+    let before = &raw[..(*position).min(raw.len())];
+    let start = before.iter().rposition(|&b| b == b'&').map_or(0, |at| at + 1);
+    let pair = raw[start..].split(|&b| b == b'&').next().unwrap_or_default();
+    let key = String::from_utf8_lossy(pair.split(|&b| b == b'=').next().unwrap_or_default());
+    let key = key.replace('+', " ");
+    let key = percent_encoding::percent_decode_str(&key).decode_utf8_lossy();
+    let name = key.split('[').next().unwrap_or_default();
+    if name.is_empty() {
+        return Detail::new(Vec::new(), error.to_string());
+    }
+    let said = if message.contains("the same key is used for both")
+        || message.contains("appears in the input as both")
+        || message.contains("cannot mix")
+    {
+        "is given in two forms (as a value, a list `[]`, an indexed list `[0]` or a map `[key]`): \
+         send one"
+            .to_owned()
+    } else {
+        message.clone()
+    };
+    Detail::new(vec![name.into()], said)
 }
 
 /// `serde_qs` reads `%5B`/`%5D` in keys as brackets; `%5b`/`%5d` mean the same.

@@ -183,6 +183,28 @@ fn encoded_brackets_in_query_keys() {
     }
 }
 
+#[test]
+fn one_key_in_two_forms_is_named() {
+    for query in [
+        "tag=a&tag%5B%5D=b",
+        "tag=a&tag[]=b",
+        "tag[]=a&tag[0]=b",
+        "x=1&tag[a]=1&tag[]=b",
+    ] {
+        let err = match decode::query::<Tagged>(Some(query)) {
+            Ok(read) => panic!("{query}: read as {read:?}"),
+            Err(error) => error.to_body(),
+        };
+        assert_eq!(err.error, "Validation failed", "{query}");
+        assert_eq!(err.details.len(), 1, "{query}: {err:?}");
+        assert_eq!(err.details[0].path, vec!["tag".into()], "{query}: {err:?}");
+        assert!(
+            err.details[0].message.starts_with("is given in two forms"),
+            "{query}: {err:?}"
+        );
+    }
+}
+
 #[derive(Debug, Serialize, Deserialize, Validate)]
 struct UserPath {
     id: u64,
