@@ -186,6 +186,12 @@ async fn read_parts(input: BodyInput) -> Result<Vec<Part>, Error> {
     while let Some(mut field) = form.next_field().await.map_err(malformed)? {
         let name = field.name().unwrap_or_default().to_owned();
         let filename = field.file_name().map(str::to_owned);
+        if filename.is_none() && has_unreadable_filename(field.headers()) {
+            return Err(invalid(Detail::new(
+                vec![name.as_str().into()],
+                "the file name is not UTF-8",
+            )));
+        }
         let content_type = field.content_type().map(ToString::to_string);
         let mut data = FieldBytes::default();
         while let Some(chunk) = field.chunk().await.map_err(malformed)? {
@@ -288,6 +294,17 @@ fn malformed(error: multer::Error) -> Error {
 fn invalid(detail: Detail) -> Error {
     let error: HttpError = Rejection::InvalidMultipart.error();
     error.with_details(vec![detail]).into()
+}
+
+/// Whether a part's `Content-Disposition` gives a file name multer could not read as text:
+/// the header is not UTF-8 and holds a `filename` parameter (multer then reports none, and
+/// the file would reach the handler nameless).
+fn has_unreadable_filename(headers: &HeaderMap) -> bool {
+    let Some(disposition) = headers.get(http::header::CONTENT_DISPOSITION) else {
+        return false;
+    };
+    let bytes = disposition.as_bytes();
+    std::str::from_utf8(bytes).is_err() && bytes.windows(8).any(|w| w.eq_ignore_ascii_case(b"filename"))
 }
 
 /// A `Content-Type`'s type and subtype, without its parameters.

@@ -62,9 +62,40 @@ impl FilePart {
     }
 
     /// The file name the sender gave, if any. Take it as a hint, never as a path: it is what
-    /// the client wrote.
+    /// the client wrote ([`safe_filename`](Self::safe_filename) makes one to use on disk). A
+    /// name that is not UTF-8 is refused with a 400 naming the part before the handler runs.
     pub fn filename(&self) -> Option<&str> {
         self.filename.as_deref()
+    }
+
+    /// The file name as the client sent it, made safe to join to a directory of the server's:
+    /// its last path component (after the last `/` or `\`), without control characters,
+    /// leading dots or surrounding spaces, at most 255 bytes. `None` when nothing is left (no
+    /// name, `..`, `/`). The name is still the client's: keep files apart by a name the
+    /// server makes, and use this one for display or as a hint.
+    ///
+    /// ```
+    /// use pactum::upload::FilePart;
+    ///
+    /// let named = |name: &str| FilePart::new("x").with_filename(name);
+    /// assert_eq!(named("report.pdf").safe_filename().as_deref(), Some("report.pdf"));
+    /// assert_eq!(named("../../etc/passwd").safe_filename().as_deref(), Some("passwd"));
+    /// assert_eq!(named("C:\\Users\\a\\notes.txt").safe_filename().as_deref(), Some("notes.txt"));
+    /// assert_eq!(named(".bashrc").safe_filename().as_deref(), Some("bashrc"));
+    /// assert_eq!(named("..").safe_filename(), None);
+    /// assert_eq!(FilePart::new("x").safe_filename(), None);
+    /// ```
+    pub fn safe_filename(&self) -> Option<String> {
+        let name = self.filename.as_deref()?;
+        let last = name.rsplit(['/', '\\']).next().unwrap_or_default();
+        let kept: String = last.chars().filter(|c| !c.is_control()).collect();
+        let trimmed = kept.trim().trim_start_matches('.').trim();
+        let mut end = trimmed.len().min(255);
+        while !trimmed.is_char_boundary(end) {
+            end -= 1;
+        }
+        let safe = &trimmed[..end];
+        (!safe.is_empty()).then(|| safe.to_owned())
     }
 
     /// The part's content type, if the sender gave one.

@@ -247,8 +247,27 @@ pub async fn another_content_type_is_415(app: &TestServer) {
     still_serving(app).await;
 }
 
+pub async fn a_file_name_that_is_not_utf8_is_400_naming_the_part(app: &TestServer) {
+    let mut body = form(&[("title", "Bytes")], &[("file", "a\u{1}.txt", b"x")]);
+    // The name's `\x01` becomes a byte that is not UTF-8.
+    let at = body
+        .windows(6)
+        .position(|w| w == b"a\x01.txt")
+        .expect("the name is in the body");
+    body[at + 1] = 0xff;
+    post_form(app, body).await.assert(
+        400,
+        json!({
+            "error": "Invalid multipart body",
+            "details": [{"path": ["file"], "message": "the file name is not UTF-8"}]
+        }),
+    );
+    still_serving(app).await;
+}
+
 on_every_adapter!(
     an_upload_answers_with_the_files_digest,
+    a_file_name_that_is_not_utf8_is_400_naming_the_part,
     a_file_of_exactly_one_mib_is_accepted,
     a_file_one_byte_over_is_413_naming_it,
     an_oversized_file_is_refused_before_the_rest_is_read,

@@ -118,6 +118,28 @@ async fn limits_and_media_types_are_checked() {
     assert_eq!(error.to_body().error, "Invalid multipart body");
 }
 
+#[tokio::test]
+async fn a_file_name_that_is_not_utf8_is_refused_naming_the_part() {
+    let body = [
+        &b"--b\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a\xff.txt\"\r\n\r\nx\r\n--b--\r\n"[..],
+    ]
+    .concat();
+    let error = read_parts(input("multipart/form-data; boundary=b", body, &[]))
+        .await
+        .unwrap_err();
+    let body = error.to_body();
+    assert_eq!(error.status(), 400);
+    assert_eq!(body.error, "Invalid multipart body");
+    assert_eq!(body.details[0].path, vec!["file".into()]);
+    assert_eq!(body.details[0].message, "the file name is not UTF-8");
+    // A UTF-8 name is read as it is.
+    let body = "--b\r\nContent-Disposition: form-data; name=\"file\"; filename=\"caf\u{e9}.txt\"\r\n\r\nx\r\n--b--\r\n";
+    let parts = read_parts(input("multipart/form-data; boundary=b", body, &[]))
+        .await
+        .unwrap();
+    assert_eq!(parts[0].filename.as_deref(), Some("caf\u{e9}.txt"));
+}
+
 #[test]
 fn only_forms_of_text_and_files_are_written() {
     #[derive(Serialize)]
