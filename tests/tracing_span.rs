@@ -270,3 +270,42 @@ fn an_undeclared_http_error_status_is_warned_about_once_per_route_and_status() {
         ]
     );
 }
+
+#[test]
+fn request_timeouts_are_warnings_at_most_one_a_second() {
+    use tracing_subscriber::layer::SubscriberExt;
+    let events = Events::at(tracing::Level::WARN);
+    let subscriber = tracing_subscriber::registry().with(events.clone());
+    tracing::subscriber::with_default(subscriber, || {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_time()
+            .build()
+            .unwrap();
+        let slow = Endpoint::get(route!("/slow")).build().unwrap();
+        let pipeline = Pipeline::builder(vec![handler(slow, |_| async {
+            // The slow handler under test: the pipeline's timeout cuts it.
+            tokio::time::sleep(std::time::Duration::from_secs(5)).await;
+            Ok(pactum::contract::NoContent)
+        })
+        .into()])
+        .request_timeout(Some(std::time::Duration::from_millis(20)))
+        .build()
+        .unwrap();
+        runtime.block_on(async {
+            let answers: Vec<_> = (0..20).map(|_| pipeline.handle(get("/slow"))).collect();
+            for answer in futures_util::future::join_all(answers).await {
+                assert_eq!(answer.status(), 503, "the answer is unchanged");
+            }
+        });
+    });
+    let timeouts = events.with_field("suppressed");
+    // Twenty timeouts within a few milliseconds: one warning, or two if a second boundary
+    // fell between them; never one each, and none at ERROR.
+    assert!(
+        (1..=2).contains(&timeouts.len()),
+        "{} warnings: {timeouts:?}",
+        timeouts.len()
+    );
+    let errors = events.1.lock().unwrap().len() - timeouts.len();
+    assert_eq!(errors, 0, "nothing else is logged at WARN or above");
+}

@@ -5,8 +5,12 @@ use std::fmt;
 
 use http::header::{HeaderValue, CONTENT_TYPE};
 
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::OnceLock;
+use std::time::Instant;
+
 use super::declared::DeclaredAnswer;
-use super::{Error, Inner, RequestInfo};
+use super::{Error, Inner, Rejection, RequestInfo};
 use crate::response::{Response, ResponseBody};
 
 impl Error {
@@ -30,10 +34,18 @@ impl Error {
         response
     }
 
-    /// Logs the error at a level that fits its status, with its source chain.
+    /// Logs the error at a level that fits its status, with its source chain. A request
+    /// timeout — most often a client that stalled — is a warning, at most one a second
+    /// ([`TimeoutWarnings`]), so that stalled clients cannot flood the log.
     pub(crate) fn log(&self) {
         let status = self.status().as_u16();
         let chain = SourceChain(self);
+        if self.rejection() == Some(Rejection::RequestTimeout) {
+            if let Some(suppressed) = TIMEOUT_WARNINGS.due() {
+                tracing::warn!(status, suppressed, error = %chain, "request timed out");
+            }
+            return;
+        }
         if status >= 500 {
             tracing::error!(status, error = %chain, "request failed");
         } else {
@@ -71,6 +83,32 @@ impl DeclaredAnswer {
             .headers_mut()
             .insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
         response
+    }
+}
+
+/// The request-timeout warnings: at most one a second, with how many were left out since.
+struct TimeoutWarnings {
+    /// The second (since the first timeout) of the last warning, plus one; 0 for none yet.
+    last: AtomicU64,
+    suppressed: AtomicU64,
+}
+
+static TIMEOUT_WARNINGS: TimeoutWarnings = TimeoutWarnings {
+    last: AtomicU64::new(0),
+    suppressed: AtomicU64::new(0),
+};
+
+impl TimeoutWarnings {
+    /// `Some(left out since the last one)` when a warning is due now, else counts this one
+    /// as left out.
+    fn due(&self) -> Option<u64> {
+        static START: OnceLock<Instant> = OnceLock::new();
+        let second = START.get_or_init(Instant::now).elapsed().as_secs() + 1;
+        if self.last.swap(second, Ordering::Relaxed) == second {
+            self.suppressed.fetch_add(1, Ordering::Relaxed);
+            return None;
+        }
+        Some(self.suppressed.swap(0, Ordering::Relaxed))
     }
 }
 

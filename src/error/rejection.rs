@@ -58,6 +58,7 @@ pub enum Rejection {
     /// 500 `Response serialization failed`: the handler's value could not be written as JSON.
     ResponseSerializationFailed,
     /// 503 `Request timeout`: the request took longer than the pipeline's request timeout.
+    /// Logged at `warn`, at most once a second.
     RequestTimeout,
     /// 400 `Bad request`: the native server could not parse the request head (request line,
     /// header bytes, `Content-Length`, `Transfer-Encoding`); answered by the connection, before
