@@ -26,7 +26,7 @@ use http_body_util::{LengthLimitError, Limited};
 use crate::body::Body;
 use crate::contract::{BodyReader, Chunks, Slot};
 use super::{shape_errors, validated};
-use crate::error::{BoxError, Detail, Error, HttpError, Rejection};
+use crate::error::{Detail, Error, HttpError, Rejection};
 use crate::upload::{ByteStream, Part};
 use form_map::FormMap;
 
@@ -109,9 +109,9 @@ fn content_too_large() -> Error {
     Rejection::PayloadTooLarge.error().into()
 }
 
-/// A request body's chunks within a limit, as a [`ByteStream`] reads them: 413 past the limit,
-/// 400 `Failed to read request body` when the connection failed; trailers and empty chunks
-/// skipped.
+/// A request body's chunks within a limit, as a [`ByteStream`] and the multipart reader read
+/// them: 413 past the limit, 400 `Failed to read request body` when the connection failed;
+/// trailers and empty chunks skipped.
 struct RequestChunks {
     body: Limited<Body>,
     done: bool,
@@ -180,7 +180,8 @@ async fn read_parts(input: BodyInput) -> Result<Vec<Part>, Error> {
         limits = limits.for_field(name.as_ref(), *bytes as u64);
     }
     let constraints = multer::Constraints::new().size_limit(limits);
-    let stream = DataStream(input.body);
+    // multer keeps the limits: the chunks are read without one of their own.
+    let stream = RequestChunks::new(input.body, usize::MAX);
     let mut form = multer::Multipart::with_constraints(stream, boundary, constraints);
     let mut parts = Vec::new();
     while let Some(mut field) = form.next_field().await.map_err(malformed)? {
@@ -304,30 +305,11 @@ fn has_unreadable_filename(headers: &HeaderMap) -> bool {
         return false;
     };
     let bytes = disposition.as_bytes();
-    std::str::from_utf8(bytes).is_err() && bytes.windows(8).any(|w| w.eq_ignore_ascii_case(b"filename"))
+    let named = bytes.windows(8).any(|w| w.eq_ignore_ascii_case(b"filename"));
+    named && std::str::from_utf8(bytes).is_err()
 }
 
 /// A `Content-Type`'s type and subtype, without its parameters.
 fn media_essence(content_type: &str) -> &str {
     content_type.split(';').next().unwrap_or_default().trim()
-}
-
-
-struct DataStream(Body);
-
-impl Stream for DataStream {
-    type Item = Result<Bytes, BoxError>;
-
-    fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
-        loop {
-            return match std::task::ready!(Pin::new(&mut self.0).poll_frame(cx)) {
-                None => Poll::Ready(None),
-                Some(Ok(frame)) => match frame.into_data() {
-                    Ok(data) => Poll::Ready(Some(Ok(data))),
-                    Err(_trailers) => continue,
-                },
-                Some(Err(e)) => Poll::Ready(Some(Err(e))),
-            };
-        }
-    }
 }

@@ -2,20 +2,19 @@
 //! as a log line, and with the request it answers.
 
 use std::fmt;
-
-use http::header::{HeaderValue, CONTENT_TYPE};
-
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::OnceLock;
 use std::time::Instant;
+
+use http::header::{HeaderValue, CONTENT_TYPE};
 
 use super::declared::DeclaredAnswer;
 use super::{Error, Inner, Rejection, RequestInfo};
 use crate::response::{Response, ResponseBody};
 
 impl Error {
-    /// The built-in error answer: the status, the error's headers, and the JSON [`ErrorBody`](super::ErrorBody);
-    /// a declared error's own status and JSON body.
+    /// The built-in error answer: the status, the error's headers, and the JSON
+    /// [`ErrorBody`](super::ErrorBody); a declared error's own status and JSON body.
     #[cfg_attr(docsrs, doc(cfg(feature = "pipeline")))]
     pub fn to_response(&self) -> Response {
         if let Inner::Declared(declared) = &*self.inner {
@@ -65,8 +64,8 @@ impl Error {
         self
     }
 
-    /// `true` for a plain error (not an [`HttpError`](super::HttpError), not declared): answered 500 with its
-    /// message.
+    /// `true` for a plain error (not an [`HttpError`](super::HttpError), not declared):
+    /// answered 500 with its message.
     pub(crate) fn is_plain(&self) -> bool {
         matches!(&*self.inner, Inner::Other(..))
     }

@@ -1,5 +1,5 @@
 //! A handler's error as its contract answers it: its declared error recognised
-//! (`EndpointSpec::recognise`), a typed error it does not declare hidden, and the warning,
+//! ([`DeclaredType`], `EndpointSpec::recognise`), a typed error it does not declare hidden, and the warning,
 //! once per route and status, for an [`HttpError`](crate::HttpError) status it does not
 //! declare ([`UndeclaredStatuses`]).
 
@@ -9,7 +9,7 @@ use std::sync::{Mutex, PoisonError};
 use http::StatusCode;
 
 use crate::contract::EndpointSpec;
-use crate::error::{Error, ErrorAnswer, NoErrors};
+use crate::error::{Error, ErrorAnswer};
 
 /// A contract's declared error type, as its handler's error path needs it: its type, and
 /// how a boxed error of it becomes its declared answer.
@@ -20,11 +20,11 @@ pub(super) struct DeclaredType {
 }
 
 impl DeclaredType {
-    /// `E`'s; `None` for [`NoErrors`].
-    pub(super) fn of<E: ErrorAnswer>() -> Option<Self> {
-        let id = TypeId::of::<E>();
-        (id != TypeId::of::<NoErrors>()).then_some(Self {
-            id,
+    /// `E`'s, when `spec` (its contract) declares errors; `None` for
+    /// [`NoErrors`](crate::error::NoErrors), which the contract keeps no errors for.
+    pub(super) fn of<E: ErrorAnswer>(spec: &EndpointSpec) -> Option<Self> {
+        spec.errors.map(|_| Self {
+            id: TypeId::of::<E>(),
             recognise: Error::recognise::<E>,
         })
     }
@@ -82,13 +82,13 @@ impl EndpointSpec {
             }
         }
     }
-}
 
-impl EndpointSpec {
     /// Whether clients and the document know an [`HttpError`](crate::HttpError) of `status`
-    /// from this contract's handler: declared with [`http_error`](crate::contract::EndpointBuilder::http_error) or
-    /// [`default_http_error`](crate::contract::EndpointBuilder::default_http_error), among the declared errors' statuses, or one the
-    /// pipeline documents by itself (500; 401 where credentials are required).
+    /// from this contract's handler: declared with
+    /// [`http_error`](crate::contract::EndpointBuilder::http_error) or
+    /// [`default_http_error`](crate::contract::EndpointBuilder::default_http_error), among the
+    /// declared errors' statuses, or one the pipeline documents by itself (500; 401 where
+    /// credentials are required).
     fn declares_http_error(&self, status: StatusCode) -> bool {
         let settings = &self.settings;
         status == StatusCode::INTERNAL_SERVER_ERROR

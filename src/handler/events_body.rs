@@ -11,8 +11,7 @@ use bytes::Bytes;
 use http_body::{Frame, SizeHint};
 
 use crate::contract::event::Event;
-use crate::contract::{EventItems as Events, StreamWriter};
-use crate::contract::Slot;
+use crate::contract::{EventItems as Events, Slot, StreamWriter};
 use crate::error::BoxError;
 use crate::response::ResponseBody;
 use crate::validation::details_from_rules;

@@ -270,9 +270,10 @@ impl<P: Slot, Q: Slot, B: Slot, R: Slot, E: ErrorAnswer> From<Handler<P, Q, B, R
     for AnyHandler
 {
     fn from(handler: Handler<P, Q, B, R, E>) -> Self {
+        let spec = Arc::clone(handler.endpoint.spec());
         Self {
-            spec: Arc::clone(handler.endpoint.spec()),
-            call: handler.func.for_pipeline(DeclaredType::of::<E>()),
+            call: handler.func.for_pipeline(DeclaredType::of::<E>(&spec)),
+            spec,
             middleware: handler.middleware,
             #[cfg(feature = "openapi")]
             documentation: Documentation::Unknown,
