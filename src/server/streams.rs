@@ -13,6 +13,9 @@ use std::task::{Context, Waker};
 #[derive(Debug, Default)]
 pub(crate) struct Streams {
     busy: AtomicUsize,
+    /// Bumped each time a stream waiting on the peer is asked for more: progress, which
+    /// restarts the idle timeout.
+    progress: AtomicUsize,
     /// Whether `connection` holds the connection task's waker.
     armed: AtomicBool,
     /// The connection's task, woken when `busy` drops to zero on a stream's task.
@@ -38,6 +41,11 @@ impl Streams {
         }
         // The last stream may have ended before the waker was stored: read again.
         self.busy.load(Ordering::Acquire) > 0
+    }
+
+    /// How many times a stream waiting on the peer was asked for more (wrapping).
+    pub(crate) fn progress(&self) -> usize {
+        self.progress.load(Ordering::Acquire)
     }
 
     /// Marks the connection idle for its timeout: its graceful shutdown is due.
@@ -67,20 +75,48 @@ impl Streams {
 }
 
 /// Counts one HTTP/2 stream as worked on until its response body is produced, or until
-/// dropped (the stream reset, or its service future dropped).
+/// dropped (the stream reset, or its service future dropped) — except while its body waits
+/// on the peer ([`pause`](Self::pause)).
 #[derive(Debug)]
-pub(crate) struct StreamGuard(Option<Arc<Streams>>);
+pub(crate) struct StreamGuard {
+    streams: Option<Arc<Streams>>,
+    paused: bool,
+}
 
 impl StreamGuard {
     /// Counts a stream of the connection.
     pub(crate) fn new(streams: &Arc<Streams>) -> Self {
         streams.busy.fetch_add(1, Ordering::AcqRel);
-        Self(Some(Arc::clone(streams)))
+        Self {
+            streams: Some(Arc::clone(streams)),
+            paused: false,
+        }
     }
 
+    /// No longer counted: the body was produced, or the stream is gone.
     pub(crate) fn end(&mut self) {
-        if let Some(streams) = self.0.take() {
+        if let Some(streams) = self.streams.take() {
+            if !self.paused {
+                streams.end();
+            }
+        }
+    }
+
+    /// The body waits to be asked for a frame: the peer's turn, not counted.
+    pub(crate) fn pause(&mut self) {
+        if let (Some(streams), false) = (&self.streams, self.paused) {
+            self.paused = true;
             streams.end();
+        }
+    }
+
+    /// Asked for a frame: counted again, and progress for the idle timeout.
+    #[inline]
+    pub(crate) fn resume(&mut self) {
+        if let (Some(streams), true) = (&self.streams, self.paused) {
+            self.paused = false;
+            streams.busy.fetch_add(1, Ordering::AcqRel);
+            streams.progress.fetch_add(1, Ordering::AcqRel);
         }
     }
 }
@@ -124,7 +160,7 @@ mod tests {
     }
 
     #[test]
-    fn a_stream_ends_when_its_body_is_produced_and_wakes_the_connection() {
+    fn a_stream_waits_on_the_peer_until_asked_then_ends_when_its_body_is_produced() {
         let streams = Arc::new(Streams::default());
         let mut body = Counted::new(
             Full::new(Bytes::from_static(b"x")),
@@ -133,15 +169,45 @@ mod tests {
         );
         let woken = Arc::new(Woken::default());
         let waker = Waker::from(Arc::clone(&woken));
-        assert!(streams.busy_or_wake(&Context::from_waker(&waker)));
+        assert!(
+            !streams.busy_or_wake(&Context::from_waker(&waker)),
+            "handed to hyper, not asked yet: the peer's turn"
+        );
+        assert_eq!(streams.progress(), 0);
         poll_one_frame(&mut body);
+        assert_eq!(streams.progress(), 1, "asked: progress");
         assert!(!streams.busy_or_wake(&Context::from_waker(&waker)));
+        drop(body);
+        assert_eq!(streams.busy.load(Ordering::SeqCst), 0, "not ended twice");
+    }
+
+    #[test]
+    fn the_last_stream_paused_wakes_the_connection() {
+        let streams = Arc::new(Streams::default());
+        let mut guard = StreamGuard::new(&streams);
+        let woken = Arc::new(Woken::default());
+        let waker = Waker::from(Arc::clone(&woken));
+        assert!(streams.busy_or_wake(&Context::from_waker(&waker)));
+        guard.pause();
         assert!(
             woken.0.load(Ordering::SeqCst),
             "the connection's task was woken"
         );
-        drop(body);
-        assert_eq!(streams.busy.load(Ordering::SeqCst), 0, "not ended twice");
+        assert!(!streams.busy_or_wake(&Context::from_waker(&waker)));
+        guard.pause();
+        guard.resume();
+        assert_eq!(
+            streams.busy.load(Ordering::SeqCst),
+            1,
+            "paused once, resumed once"
+        );
+        guard.pause();
+        drop(guard);
+        assert_eq!(
+            streams.busy.load(Ordering::SeqCst),
+            0,
+            "a paused stream ends once"
+        );
     }
 
     #[test]
@@ -162,6 +228,38 @@ mod tests {
         );
         poll_one_frame(&mut body);
         assert!(body.is_end_stream());
+    }
+
+    /// An HTTP/1.1 body between a frame and the next is not in flight (the watch times the
+    /// peer), and each time it is asked again counts as a request started (a new wait).
+    #[test]
+    fn an_http1_stream_waiting_on_the_peer_is_not_in_flight() {
+        use crate::server::conn::InFlightCount as InFlight;
+        let requests = Arc::new(InFlight::default());
+        let frames = ["a", "b"].map(|data| {
+            Ok::<_, std::convert::Infallible>(http_body::Frame::data(Bytes::from_static(
+                data.as_bytes(),
+            )))
+        });
+        let stream = http_body_util::StreamBody::new(futures_util::stream::iter(frames));
+        let mut body = Counted::new(stream, InFlightGuard::new(&requests), None);
+        assert!(!InFlight::none_at(requests.snapshot()));
+        poll_one_frame(&mut body);
+        let waiting = requests.snapshot();
+        assert!(
+            InFlight::none_at(waiting),
+            "a frame handed out: the peer's turn"
+        );
+        poll_one_frame(&mut body);
+        let again = requests.snapshot();
+        assert!(InFlight::none_at(again));
+        assert_ne!(again, waiting, "asked again: a new wait");
+        drop(body);
+        assert_eq!(
+            requests.snapshot(),
+            again,
+            "a paused request is not ended twice"
+        );
     }
 
     #[test]

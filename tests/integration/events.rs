@@ -98,8 +98,8 @@ impl Open {
     }
 }
 
-/// `GET /ticks`: an event every `every`, forever, counted in `open`; keep-alive comments after
-/// `keep_alive` of silence.
+/// `GET /ticks`: an event every `every` (as fast as it is read with zero), forever, counted
+/// in `open`; keep-alive comments after `keep_alive` of silence.
 fn ticks(open: &Open, every: Duration, keep_alive: Duration) -> AnyHandler {
     let endpoint = Endpoint::get(route!("/ticks"))
         .response::<Events<Tick>>()
@@ -112,7 +112,7 @@ fn ticks(open: &Open, every: Duration, keep_alive: Duration) -> AnyHandler {
             open.0.fetch_add(1, Ordering::SeqCst);
             let alive = Alive(open);
             let ticks = futures_util::stream::unfold((alive, 0), move |(alive, n)| async move {
-                if n > 0 {
+                if n > 0 && !every.is_zero() {
                     // The stream's pace, the behaviour under test.
                     tokio::time::sleep(every).await;
                 }
@@ -226,4 +226,50 @@ async fn a_silent_stream_gets_keep_alive_comments() {
     }
     drop(response);
     open.until_none().await;
+}
+
+/// A client that asks for an endless stream, then stops reading: once the server's buffers
+/// towards it are full, the stream waits on the peer, and that wait is timed like an idle
+/// keep-alive connection (the header read timeout): the connection is closed and the stream
+/// dropped, on both adapters — it does not hold its connection (and a file descriptor) for
+/// ever.
+#[tokio::test]
+async fn a_stream_whose_client_stops_reading_is_dropped_at_its_send_deadline() {
+    use ::warp::Filter;
+    use tokio::io::AsyncWriteExt;
+    let deadline = Duration::from_millis(300);
+    for adapter in ["native", "warp"] {
+        let open = Open::default();
+        let handlers = vec![ticks(&open, Duration::ZERO, Duration::from_secs(15))];
+        let options = options().header_read_timeout(deadline);
+        let server = match adapter {
+            "native" => pactum::serve(handlers, options).await.expect("starts"),
+            _ => {
+                let pipeline = pactum::Pipeline::new(handlers).expect("valid handler list");
+                let filter = pactum_warp::filter_with(pipeline).or(pactum_warp::not_found());
+                pactum_warp::serve(filter, options).await.expect("starts")
+            }
+        };
+        let socket = tokio::net::TcpSocket::new_v4().expect("socket");
+        socket
+            .set_recv_buffer_size(4096)
+            .expect("a small receive buffer");
+        let mut tcp = socket.connect(server.local_addr()).await.expect("connect");
+        tcp.write_all(b"GET /ticks HTTP/1.1\r\nhost: localhost\r\n\r\n")
+            .await
+            .expect("the request goes out");
+        assert!(
+            eventually(Duration::from_secs(5), || open.now() == 1).await,
+            "{adapter}: the stream starts"
+        );
+        // Never read: the stream fills the buffers, then waits on the peer.
+        let started = std::time::Instant::now();
+        open.until_none().await;
+        eprintln!(
+            "{adapter}: the stream of a client that stopped reading dropped after {:?}",
+            started.elapsed()
+        );
+        drop(tcp);
+        server.shutdown().await;
+    }
 }

@@ -269,6 +269,86 @@ async fn a_zero_window_reader_is_closed_by_the_idle_timeout() {
     }
 }
 
+/// A streamed answer (an event stream) to a client that never opens its window: its body is
+/// never asked for a frame, so the stream waits on the peer from its headers on — its send
+/// deadline is the idle timeout: GOAWAY, then closed, the stream's buffers freed.
+#[tokio::test]
+async fn a_zero_window_event_stream_is_closed_at_its_send_deadline() {
+    for adapter in BOTH {
+        let server = start(adapter, app(), short()).await;
+        let mut raw = raw(&server, &[(SETTINGS_INITIAL_WINDOW_SIZE, 0)]).await;
+        handshake(&mut raw).await;
+        assert!(raw.send(&get(1, "/events?count=100")).await);
+        let (frames, closed) = raw.until_closed(Duration::from_secs(5)).await;
+        let headers = frames
+            .iter()
+            .find(|(_, f)| f.kind == HEADERS && f.stream == 1)
+            .map(|(at, _)| *at)
+            .expect("the response headers");
+        let (at, away) = goaway(&frames).expect("a GOAWAY");
+        assert_eq!(away.code(), NO_ERROR, "{adapter:?}");
+        assert!(
+            at - headers >= IDLE * 9 / 10 && at - headers < IDLE * 3,
+            "{adapter:?}: GOAWAY at {at:?}, headers at {headers:?}"
+        );
+        assert!(closed < IDLE * 6, "{adapter:?}: closed after {closed:?}");
+        eprintln!(
+            "{adapter:?}: zero-window event stream: headers at {headers:?}, GOAWAY at {at:?}, \
+             closed at {closed:?}"
+        );
+    }
+}
+
+/// A reader that opens its window a little at a time, more often than the idle timeout,
+/// makes progress: its stream is not cut at the send deadline, however long it lasts.
+#[tokio::test]
+async fn a_slow_reader_that_keeps_reading_is_not_cut() {
+    for adapter in BOTH {
+        let server = start(adapter, app(), short()).await;
+        let mut raw = raw(&server, &[(SETTINGS_INITIAL_WINDOW_SIZE, 0)]).await;
+        handshake(&mut raw).await;
+        assert!(raw.send(&get(1, "/events?count=20")).await);
+        let started = Instant::now();
+        let mut body = Vec::new();
+        let mut ended = false;
+        // 40 bytes of window every IDLE / 3: the 20 events (~460 bytes) take ~4 idle timeouts.
+        while !ended {
+            assert!(
+                started.elapsed() < IDLE * 20,
+                "{adapter:?}: not done after {:?}: {:?}",
+                started.elapsed(),
+                String::from_utf8_lossy(&body)
+            );
+            let update = crate::h2_frames::window_update(1, 40);
+            assert!(raw.send(&update).await, "{adapter:?}: closed while reading");
+            let until = Instant::now() + IDLE / 3;
+            loop {
+                match raw
+                    .next(until.saturating_duration_since(Instant::now()))
+                    .await
+                {
+                    Next::Frame(f) if f.kind == DATA && f.stream == 1 => {
+                        body.extend_from_slice(&f.payload);
+                        ended = f.flags & crate::h2_frames::END_STREAM != 0;
+                    }
+                    Next::Frame(f) => assert_ne!(f.kind, crate::h2_frames::GOAWAY, "{adapter:?}"),
+                    Next::Quiet => break,
+                    Next::Closed => panic!("{adapter:?}: closed while the client reads"),
+                }
+            }
+        }
+        let text = String::from_utf8(body).expect("UTF-8");
+        assert!(
+            text.ends_with("id: 20\ndata: {\"n\":20}\n\n"),
+            "{adapter:?}: {text}"
+        );
+        assert!(
+            started.elapsed() > IDLE * 2,
+            "{adapter:?}: the window paced it"
+        );
+    }
+}
+
 /// Many zero-window streams (20 connections × 100 streams): all closed, the memory they
 /// held given back to the allocator.
 #[tokio::test]

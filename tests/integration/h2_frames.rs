@@ -14,6 +14,7 @@ pub const RST_STREAM: u8 = 0x3;
 pub const SETTINGS: u8 = 0x4;
 pub const PING: u8 = 0x6;
 pub const GOAWAY: u8 = 0x7;
+pub const WINDOW_UPDATE: u8 = 0x8;
 pub const CONTINUATION: u8 = 0x9;
 
 pub const END_STREAM: u8 = 0x1;
@@ -46,6 +47,11 @@ pub fn settings(values: &[(u16, u32)]) -> Vec<u8> {
         payload.extend_from_slice(&value.to_be_bytes());
     }
     frame(SETTINGS, 0, 0, &payload)
+}
+
+/// A WINDOW_UPDATE frame: `increment` more bytes on `stream` (0: the connection).
+pub fn window_update(stream: u32, increment: u32) -> Vec<u8> {
+    frame(WINDOW_UPDATE, 0, stream, &increment.to_be_bytes())
 }
 
 pub fn rst_stream(stream: u32, code: u32) -> Vec<u8> {

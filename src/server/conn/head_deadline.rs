@@ -153,7 +153,7 @@ impl<I> HeadDeadline<I> {
     /// none is.
     #[inline]
     fn track_streams(&mut self, cx: &Context<'_>) {
-        if let (Protocol::Http2, Some(idle)) = (self.protocol, &self.http2) {
+        if let (Protocol::Http2, Some(idle)) = (self.protocol, &mut self.http2) {
             self.deadline = idle.deadline(cx, self.deadline);
         }
     }
@@ -169,6 +169,9 @@ impl<I> HeadDeadline<I> {
                 )
             });
         }
+        // A stream may have progressed since the deadline was set (its window opened, on
+        // another task) without this task reading: a write waits now, the deadline moves.
+        self.track_streams(cx);
         let deadline = self.deadline?;
         if !self.passed(cx, deadline) {
             return None;

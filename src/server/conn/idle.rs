@@ -9,8 +9,12 @@
 //! answer the GOAWAY's PING, or holds streams open), its socket is closed.
 //!
 //! A stream stops counting as soon as its response body has been produced: what is left is
-//! the client's to read. A client that never opens its flow-control window ("zero-window")
-//! holds the rest in the server's buffers; that time is idle time, closed like any other.
+//! the client's to read. It also stops counting while its body waits to be asked for its next
+//! frame (hyper asks once the peer's flow-control window allows, see
+//! [`Counted`](super::in_flight::Counted)): that is the peer's time. Each time such a stream
+//! is asked again is progress, which restarts the timeout. So a client that never opens its
+//! window ("zero-window"), or stops reading a stream, has its connection shut down like an
+//! idle one: the stream's send deadline is the idle timeout.
 //!
 //! Each HTTP/2 stream runs on its own task, so the one that ends the last stream in flight
 //! wakes the connection's task, which then starts the idle timer. No timer per stream; on
@@ -32,16 +36,29 @@ pub(crate) struct Http2Idle {
     pub(crate) timeout: Duration,
     /// The streams the service counts.
     pub(crate) streams: Arc<Streams>,
+    /// The streams' progress when the deadline was last set.
+    pub(crate) progress: usize,
 }
 
 impl Http2Idle {
     /// The connection's deadline: none while a stream is being worked on (the caller's task
-    /// is then woken when the last one ends), else `current`, or the idle timeout from now.
-    pub(crate) fn deadline(&self, cx: &Context<'_>, current: Option<Instant>) -> Option<Instant> {
+    /// is then woken when the last one ends), else `current` if no stream progressed since it
+    /// was set, or the idle timeout from now.
+    pub(crate) fn deadline(
+        &mut self,
+        cx: &Context<'_>,
+        current: Option<Instant>,
+    ) -> Option<Instant> {
         if self.streams.busy_or_wake(cx) {
-            None
-        } else {
-            current.or_else(|| Some(Instant::now() + self.timeout))
+            return None;
+        }
+        let progress = self.streams.progress();
+        match current {
+            Some(deadline) if progress == self.progress => Some(deadline),
+            _ => {
+                self.progress = progress;
+                Some(Instant::now() + self.timeout)
+            }
         }
     }
 

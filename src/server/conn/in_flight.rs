@@ -55,20 +55,42 @@ impl InFlight {
     }
 }
 
-/// Counts one request in flight until dropped (with its response body, once sent).
+/// Counts one request in flight until dropped (with its response body, once sent), except
+/// while its streamed body waits on the peer ([`pause`](Self::pause)).
 #[derive(Debug)]
-pub(crate) struct InFlightGuard(Arc<InFlight>);
+pub(crate) struct InFlightGuard {
+    requests: Arc<InFlight>,
+    paused: bool,
+}
 
 impl InFlightGuard {
     pub(crate) fn new(requests: &Arc<InFlight>) -> Self {
         requests.0.fetch_add(STARTED + 1, Ordering::Relaxed);
-        Self(Arc::clone(requests))
+        Self {
+            requests: Arc::clone(requests),
+            paused: false,
+        }
+    }
+
+    /// The body handed hyper a frame and waits to be asked for the next: the peer's turn,
+    /// timed like a wait for a request head ([`HeadWatch`](super::head_watch::HeadWatch)).
+    #[inline]
+    fn pause(&mut self) {
+        self.paused = true;
+        self.requests.0.fetch_sub(1, Ordering::Relaxed);
+    }
+
+    /// Asked again: progress, counted as a request started (a new wait for the watch).
+    #[inline]
+    fn resume(&mut self) {
+        self.paused = false;
+        self.requests.0.fetch_add(STARTED + 1, Ordering::Relaxed);
     }
 
     /// What tells a streamed answer of this connection that the server shuts down.
     pub(crate) fn drain_signal(&self) -> Box<dyn DrainSignal> {
         Box::new(UntilDrainSignal(Mutex::new(Box::pin(UntilDrain::new(
-            &self.0 .1,
+            &self.requests.1,
         )))))
     }
 }
@@ -85,7 +107,9 @@ impl DrainSignal for UntilDrainSignal {
 
 impl Drop for InFlightGuard {
     fn drop(&mut self) {
-        self.0 .0.fetch_sub(1, Ordering::Relaxed);
+        if !self.paused {
+            self.requests.0.fetch_sub(1, Ordering::Relaxed);
+        }
     }
 }
 
@@ -93,10 +117,18 @@ pin_project_lite::pin_project! {
     /// A response body that keeps its request counted in flight until it is dropped; on
     /// HTTP/2, with its stream counted as worked on until its last frame is produced
     /// ([`StreamGuard`]: the idle timeout's count).
+    ///
+    /// The send deadline: between handing hyper a frame that is not the last and being asked
+    /// for the next, a body waits on the peer (hyper asks when the peer has read enough, or
+    /// opened its flow-control window). That time is not counted: it is timed as the
+    /// connection's idle time — on HTTP/1.1 by the header read timeout's watch, on HTTP/2 by
+    /// the idle timeout — so a peer that stops reading a stream has its connection closed
+    /// like an idle one. An HTTP/2 body also waits from the moment its response is handed
+    /// over (hyper asks for the first frame once the peer's window allows).
     pub(crate) struct Counted<B> {
         #[pin]
         body: B,
-        _guard: InFlightGuard,
+        guard: InFlightGuard,
         stream: Option<StreamGuard>,
     }
 }
@@ -104,10 +136,13 @@ pin_project_lite::pin_project! {
 impl<B> Counted<B> {
     /// `body`, answering the request `guard` counts, whose HTTP/2 stream `stream` counts
     /// (`None` on HTTP/1.1).
-    pub(crate) fn new(body: B, guard: InFlightGuard, stream: Option<StreamGuard>) -> Self {
+    pub(crate) fn new(body: B, guard: InFlightGuard, mut stream: Option<StreamGuard>) -> Self {
+        if let Some(stream) = &mut stream {
+            stream.pause();
+        }
         Self {
             body,
-            _guard: guard,
+            guard,
             stream,
         }
     }
@@ -124,16 +159,26 @@ impl<B: Body> Body for Counted<B> {
     ) -> Poll<Option<Result<Frame<B::Data>, B::Error>>> {
         let this = self.project();
         let mut body = this.body;
-        let polled = body.as_mut().poll_frame(cx);
-        if let Some(stream) = this.stream {
-            let ended = match &polled {
-                Poll::Pending => false,
-                Poll::Ready(Some(Ok(_))) => body.is_end_stream(),
-                Poll::Ready(None | Some(Err(_))) => true,
-            };
-            if ended {
-                stream.end();
+        let Some(stream) = this.stream else {
+            // HTTP/1.1: a one-piece answer's frame is its last (no pause); a stream's are not.
+            let guard = this.guard;
+            if guard.paused {
+                guard.resume();
             }
+            let polled = body.as_mut().poll_frame(cx);
+            if let Poll::Ready(Some(Ok(_))) = &polled {
+                if !body.is_end_stream() {
+                    guard.pause();
+                }
+            }
+            return polled;
+        };
+        stream.resume();
+        let polled = body.as_mut().poll_frame(cx);
+        match &polled {
+            Poll::Pending => {}
+            Poll::Ready(Some(Ok(_))) if !body.is_end_stream() => stream.pause(),
+            Poll::Ready(_) => stream.end(),
         }
         polled
     }

@@ -120,6 +120,8 @@ use super::streams::Streams;
 // The header read timeout's thread, started with the first server that has the timeout.
 pub(super) use head_watch::start as start_head_watch;
 #[cfg(test)]
+pub(super) use in_flight::InFlight as InFlightCount;
+#[cfg(test)]
 pub(super) use in_flight::{Counted, InFlightGuard};
 
 /// What one connection task needs.
@@ -165,6 +167,7 @@ impl<S: CallShared> Connection<S> {
             http2_idle_timeout.map(|timeout| Http2Idle {
                 timeout,
                 streams: Arc::clone(&streams),
+                progress: 0,
             }),
         );
         let http2 = match io.detect().await {
