@@ -291,7 +291,14 @@ impl OpenApi {
         schema::rewrite_refs(&mut error_body, &refs);
         let mut components = Map::new();
         components.insert("schemas".to_owned(), Value::Object(schemas));
-        components.insert("responses".to_owned(), standard_responses(&error_body));
+        // The pipeline's answers that some operation references: no unused component.
+        let mut responses = standard_responses(&error_body);
+        if let Value::Object(standard) = &mut responses {
+            let mut used = BTreeSet::new();
+            response_refs(&paths, &mut used);
+            standard.retain(|name, _| used.contains(name));
+        }
+        components.insert("responses".to_owned(), responses);
         // The schemes the contracts declare, then the ones declared by hand (which win).
         let mut security_schemes = Map::new();
         for entry in &self.entries {
@@ -354,5 +361,23 @@ impl OpenApi {
             }
         }
         Document::new(Value::Object(doc))
+    }
+}
+
+/// The names of the response components that `value` references.
+fn response_refs(value: &Value, names: &mut BTreeSet<String>) {
+    match value {
+        Value::Object(object) => {
+            if let Some(name) = object
+                .get("$ref")
+                .and_then(Value::as_str)
+                .and_then(|at| at.strip_prefix("#/components/responses/"))
+            {
+                names.insert(name.to_owned());
+            }
+            object.values().for_each(|v| response_refs(v, names));
+        }
+        Value::Array(items) => items.iter().for_each(|v| response_refs(v, names)),
+        _ => {}
     }
 }
