@@ -151,7 +151,10 @@ fn the_fixture_rules_are_in_its_schemas() {
     assert_eq!(new_user["name"]["minLength"], 1);
     assert_eq!(new_user["name"]["maxLength"], 50);
     // `format: email` and no copied pattern: `validator`'s rule is the guide's to describe.
-    assert_eq!(new_user["email"], json!({ "type": "string", "format": "email" }));
+    assert_eq!(
+        new_user["email"],
+        json!({ "type": "string", "format": "email" })
+    );
     assert_eq!(new_user["age"]["maximum"], 150);
     assert_eq!(new_user["tags"]["maxItems"], 5);
     assert_eq!(new_user["tags"]["items"]["minLength"], 1);
@@ -189,7 +192,10 @@ fn the_fixture_operations_say_what_can_happen() {
         statuses("/users", "post"),
         ["201", "400", "405", "409", "413", "415", "500"]
     );
-    assert_eq!(statuses("/users/{id}", "get"), ["200", "400", "404", "405", "500"]);
+    assert_eq!(
+        statuses("/users/{id}", "get"),
+        ["200", "400", "404", "405", "500"]
+    );
     assert_eq!(
         statuses("/users/{id}", "put"),
         ["200", "400", "404", "405", "409", "413", "415", "500"]
@@ -216,6 +222,8 @@ fn the_fixture_operations_say_what_can_happen() {
     assert_eq!(file["schema"]["minLength"], 1);
     let me = &paths["/me"]["get"];
     assert_eq!(me["security"], json!([{ "bearer": [] }]));
+    // The document has a scheme: the public operations say they need no credentials.
+    assert_eq!(paths["/health"]["get"]["security"], json!([]));
     assert_eq!(
         doc["components"]["securitySchemes"]["bearer"],
         json!({ "type": "http", "scheme": "bearer" })
@@ -541,11 +549,15 @@ fn the_fixture_document_in_openapi_3_0_3() {
     let user = &v30["components"]["schemas"]["User"]["properties"];
     assert_eq!(user["age"]["nullable"], true);
     assert_eq!(user["age"]["type"], "integer");
-    let events = &v30["paths"]["/events"]["get"]["responses"]["200"]["content"]["text/event-stream"];
+    let events =
+        &v30["paths"]["/events"]["get"]["responses"]["200"]["content"]["text/event-stream"];
     assert_eq!(events["schema"]["type"], "string");
     let event = &events["x-itemSchema"];
     let data = &event["properties"]["data"];
-    assert_eq!(data["x-contentSchema"]["properties"]["n"]["type"], "integer");
+    assert_eq!(
+        data["x-contentSchema"]["properties"]["n"]["type"],
+        "integer"
+    );
     assert!(!events.to_string().contains("$ref"), "{events}");
     assert!(v30["components"]["schemas"].get("Tick").is_none());
     assert_eq!(
@@ -572,8 +584,13 @@ fn the_fixture_document_in_openapi_3_2() {
         v32["paths"].as_object().unwrap().keys().collect::<Vec<_>>(),
         v31["paths"].as_object().unwrap().keys().collect::<Vec<_>>()
     );
-    let events = &v32["paths"]["/events"]["get"]["responses"]["200"]["content"]["text/event-stream"];
-    assert_eq!(events.as_object().unwrap().len(), 1, "only itemSchema: {events}");
+    let events =
+        &v32["paths"]["/events"]["get"]["responses"]["200"]["content"]["text/event-stream"];
+    assert_eq!(
+        events.as_object().unwrap().len(),
+        1,
+        "only itemSchema: {events}"
+    );
     let event = &events["itemSchema"];
     assert_eq!(event["required"], json!(["data"]));
     for field in ["data", "id", "event", "retry"] {

@@ -251,15 +251,28 @@ impl OpenApi {
         let mut responses = schema::response_generator();
         let error_body = Value::from(responses.subschema_for::<ErrorBody>());
 
+        // Where some operation needs credentials, the others say they need none
+        // (`security: []`), rather than leave a reader (and redocly's `security-defined`) to
+        // guess.
+        let secured = !self.security_schemes.is_empty()
+            || self
+                .entries
+                .iter()
+                .any(|entry| !entry.spec.settings.security.is_empty());
         let mut paths: BTreeMap<String, Map<String, Value>> = BTreeMap::new();
         let mut operation_ids = BTreeSet::new();
         for entry in &self.entries {
-            let operation = entry.operation_object(
+            let mut operation = entry.operation_object(
                 &mut requests,
                 &mut responses,
                 &error_body,
                 &mut operation_ids,
             );
+            if secured {
+                operation
+                    .entry("security")
+                    .or_insert_with(|| Value::Array(Vec::new()));
+            }
             paths
                 .entry(openapi_path(&entry.spec.route))
                 .or_default()
@@ -323,10 +336,7 @@ impl OpenApi {
             info.insert("description".to_owned(), description.clone().into());
         }
         let mut doc = Map::new();
-        doc.insert(
-            "openapi".to_owned(),
-            OpenApiVersion::V3_1_0.as_str().into(),
-        );
+        doc.insert("openapi".to_owned(), OpenApiVersion::V3_1_0.as_str().into());
         doc.insert("info".to_owned(), Value::Object(info));
         // Without a server, OpenAPI's own default written out (`/`: the document's origin),
         // for the linters that want `servers` (redocly's `no-empty-servers`, spectral's
@@ -349,10 +359,7 @@ impl OpenApi {
         doc.insert("components".to_owned(), Value::Object(components));
         match self.openapi_version {
             OpenApiVersion::V3_2_0 => {
-                doc.insert(
-                    "openapi".to_owned(),
-                    OpenApiVersion::V3_2_0.as_str().into(),
-                );
+                doc.insert("openapi".to_owned(), OpenApiVersion::V3_2_0.as_str().into());
             }
             OpenApiVersion::V3_1_0 => super::version::item_schemas_as_extensions(&mut doc),
             OpenApiVersion::V3_0_3 => {

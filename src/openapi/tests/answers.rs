@@ -77,7 +77,8 @@ fn a_stream_of_events_gives_each_event_s_schema() {
         .build()
         .unwrap();
     let api = || OpenApi::new("t", "1").endpoint(&ticks);
-    let content = |doc: &Value| doc["paths"]["/ticks"]["get"]["responses"]["200"]["content"].clone();
+    let content =
+        |doc: &Value| doc["paths"]["/ticks"]["get"]["responses"]["200"]["content"].clone();
 
     // 3.2: `itemSchema`, one event, `data` the JSON of a `Tick`.
     let v32 = doc(api().openapi_version(OpenApiVersion::V3_2_0));
@@ -102,7 +103,10 @@ fn a_stream_of_events_gives_each_event_s_schema() {
     let body = &media["schema"];
     assert_eq!(body["type"], "string");
     assert_eq!(body["contentMediaType"], "text/event-stream");
-    assert!(body["description"].as_str().unwrap().contains("a `Tick`"), "{body}");
+    assert!(
+        body["description"].as_str().unwrap().contains("a `Tick`"),
+        "{body}"
+    );
     assert!(media.get("itemSchema").is_none());
     let inlined = &media["x-itemSchema"];
     assert_eq!(
@@ -119,7 +123,10 @@ fn a_stream_of_events_gives_each_event_s_schema() {
     assert_eq!(media["schema"]["type"], "string");
     let data = &media["x-itemSchema"]["properties"]["data"];
     assert_eq!(data["x-contentMediaType"], "application/json");
-    assert_eq!(data["x-contentSchema"]["properties"]["n"]["type"], "integer");
+    assert_eq!(
+        data["x-contentSchema"]["properties"]["n"]["type"],
+        "integer"
+    );
     assert!(!media.to_string().contains("$ref"), "{media}");
     assert!(v30["components"]["schemas"].get("Tick").is_none());
 }

@@ -171,7 +171,8 @@ fn a_whole_document_in_30() {
     );
     let op = &v30["paths"]["/profile"]["put"];
     assert_eq!(op["parameters"][0]["schema"], json!({ "type": "string" }));
-    let events = &v30["paths"]["/events"]["get"]["responses"]["200"]["content"]["text/event-stream"];
+    let events =
+        &v30["paths"]["/events"]["get"]["responses"]["200"]["content"]["text/event-stream"];
     assert_eq!(events["schema"]["type"], "string");
     let event = &events["x-itemSchema"]["properties"]["data"];
     // Inlined: 3.0 allows no `$ref` in an extension. `Friend` stays: `Profile` uses it.

@@ -75,7 +75,10 @@ fn validation_rules_appear_in_the_schemas() {
     assert_eq!(rules["name"]["minLength"], 1);
     assert_eq!(rules["name"]["maxLength"], 50);
     // `validator`'s email rule is no regular expression: `format: email`, no copied pattern.
-    assert_eq!(rules["email"], json!({ "type": "string", "format": "email" }));
+    assert_eq!(
+        rules["email"],
+        json!({ "type": "string", "format": "email" })
+    );
     assert_eq!(rules["site"]["format"], "uri");
     assert_eq!(rules["qty"]["minimum"], 1);
     assert_eq!(rules["qty"]["maximum"], 99);
@@ -168,7 +171,10 @@ fn success_statuses_and_library_errors() {
             .cloned()
             .collect()
     };
-    assert_eq!(keys("/items", "post"), ["201", "400", "405", "413", "415", "500"]);
+    assert_eq!(
+        keys("/items", "post"),
+        ["201", "400", "405", "413", "415", "500"]
+    );
     assert_eq!(keys("/ping", "get"), ["204", "405", "500"]);
     assert_eq!(keys("/jobs", "post"), ["202", "405", "500"]);
     assert!(doc["paths"]["/ping"]["get"]["responses"]["204"]

@@ -67,9 +67,13 @@ fn a_multipart_form_and_a_byte_stream_have_their_media_types() {
     assert_eq!(schema["properties"]["file"], binary_30);
     assert_eq!(schema["properties"]["attachments"]["items"], binary_30);
     assert_eq!(
-        v30["paths"]["/blob"]["put"]["requestBody"]["content"]["application/octet-stream"]["schema"],
+        v30["paths"]["/blob"]["put"]["requestBody"]["content"]["application/octet-stream"]
+            ["schema"],
         binary_30
     );
     let v32 = super::doc(api().openapi_version(OpenApiVersion::V3_2_0));
-    assert_eq!(v32["components"]["schemas"]["Upload"]["properties"]["file"], binary);
+    assert_eq!(
+        v32["components"]["schemas"]["Upload"]["properties"]["file"],
+        binary
+    );
 }
