@@ -1,5 +1,5 @@
-//! [`OpenApiVersion`]: which OpenAPI a document follows, and the rewrite of a built 3.1
-//! document as 3.0.3.
+//! [`OpenApiVersion`]: which OpenAPI a document follows; the rewrite of a built document's
+//! event streams (3.2's `itemSchema`) for 3.1 and 3.0.3, and of a built 3.1 document as 3.0.3.
 
 use std::collections::BTreeSet;
 
