@@ -69,9 +69,14 @@ fn integer_bounds(format: &str) -> Option<(Value, Value)> {
 /// says what `validator`'s rule accepts (an internationalised domain, an address literal,
 /// a domain of at most 255 characters), so a copied one disagreed both ways. The guide says
 /// exactly what the rule accepts.
+///
+/// A string with a `format` that may also be `null` (`type: ["string", "null"]`, an `Option`)
+/// becomes `anyOf` a string with that format and `null`: the same values, in the form generators
+/// keep the format in (schemathesis, given the type list, sends `""` as a valid `email`).
 pub(crate) fn tighten(value: &mut Value) {
     match value {
         Value::Object(object) => {
+            nullable_format_as_any_of(object);
             let is_integer = match object.get("type") {
                 Some(Value::String(t)) => t == "integer",
                 Some(Value::Array(ts)) => ts.iter().any(|t| t == "integer"),
@@ -94,6 +99,33 @@ pub(crate) fn tighten(value: &mut Value) {
         Value::Array(items) => items.iter_mut().for_each(tighten),
         _ => {}
     }
+}
+
+/// The string keywords that go with the string variant of a nullable formatted string.
+const STRING_KEYWORDS: [&str; 4] = ["format", "minLength", "maxLength", "pattern"];
+
+fn nullable_format_as_any_of(object: &mut serde_json::Map<String, Value>) {
+    let Some(Value::Array(types)) = object.get("type") else {
+        return;
+    };
+    let is_nullable_string = types.len() == 2
+        && types.iter().any(|t| t == "string")
+        && types.iter().any(|t| t == "null");
+    if !is_nullable_string || !object.contains_key("format") || object.contains_key("anyOf") {
+        return;
+    }
+    object.remove("type");
+    let mut string = serde_json::Map::new();
+    string.insert("type".to_owned(), "string".into());
+    for key in STRING_KEYWORDS {
+        if let Some(value) = object.remove(key) {
+            string.insert(key.to_owned(), value);
+        }
+    }
+    object.insert(
+        "anyOf".to_owned(),
+        serde_json::json!([Value::Object(string), { "type": "null" }]),
+    );
 }
 
 /// Moves the `default` of every optional property into its description (`Default: `[]`.`).
@@ -170,11 +202,18 @@ mod tests {
 
     #[test]
     fn emails_keep_their_format() {
-        let mut schema = json!({ "type": ["string", "null"], "format": "email" });
+        let mut schema = json!({ "type": "string", "format": "email" });
+        tighten(&mut schema);
+        assert_eq!(schema, json!({ "type": "string", "format": "email" }));
+        let mut schema =
+            json!({ "type": ["string", "null"], "format": "email", "description": "d" });
         tighten(&mut schema);
         assert_eq!(
             schema,
-            json!({ "type": ["string", "null"], "format": "email" })
+            json!({
+                "description": "d",
+                "anyOf": [{ "type": "string", "format": "email" }, { "type": "null" }]
+            })
         );
     }
 
