@@ -26,7 +26,7 @@
 #
 # It installs what it needs, outside the work tree: the npm packages pinned by package.json and
 # package-lock.json into target/clients/node (`npm ci`, redone only when those files change), and
-# a virtual environment with the pins of requirements.txt into target/clients/venv. Node 20.11+
+# a virtual environment with the pins of requirements.txt into target/clients/venv. Node 20.19+
 # with npm, Python 3.10+ with venv. Logs and reports go to target/clients/ADAPTER/.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -45,8 +45,8 @@ say() { printf '\n--> %s\n' "$*"; }
 node_version=$(node --version 2>/dev/null || true)
 if ! [[ $node_version =~ ^v([0-9]+)\.([0-9]+) ]] ||
     [ "${BASH_REMATCH[1]}" -lt 20 ] ||
-    { [ "${BASH_REMATCH[1]}" -eq 20 ] && [ "${BASH_REMATCH[2]}" -lt 11 ]; }; then
-    echo "node 20.11 or newer is needed (found '${node_version:-none}')" >&2
+    { [ "${BASH_REMATCH[1]}" -eq 20 ] && [ "${BASH_REMATCH[2]}" -lt 19 ]; }; then
+    echo "node 20.19 or newer is needed (@redocly/cli) (found '${node_version:-none}')" >&2
     exit 1
 fi
 
