@@ -12,7 +12,7 @@
 //! Logs go to stderr (`RUST_LOG=debug` for more). `GET /openapi.json` answers the fixture's
 //! OpenAPI 3.1 document (`api::openapi()`), which `tests/schemathesis/run.sh` tests it from;
 //! `GET /docs` an interactive page for it (Swagger UI, embedded in pactum: it works offline;
-//! `tests/browser/run.sh` opens it in headless Chromium). `--print-openapi 3.1.0|3.0.3`
+//! `tests/browser/run.sh` opens it in headless Chromium). `--print-openapi 3.1.0|3.0.3|3.2.0`
 //! prints the document in that OpenAPI version and exits (`.ci/run` generates a progenitor
 //! client from the 3.0.3 one).
 #![allow(
@@ -72,8 +72,11 @@ impl Args {
                     parsed.print_openapi = Some(match value()?.as_str() {
                         "3.1.0" => OpenApiVersion::V3_1_0,
                         "3.0.3" => OpenApiVersion::V3_0_3,
+                        "3.2.0" => OpenApiVersion::V3_2_0,
                         other => {
-                            return Err(format!("unknown OpenAPI version `{other}` (3.1.0|3.0.3)"))
+                            return Err(format!(
+                                "unknown OpenAPI version `{other}` (3.1.0|3.0.3|3.2.0)"
+                            ))
                         }
                     })
                 }
@@ -121,7 +124,7 @@ async fn main() -> ExitCode {
     let args = match Args::parse(std::env::args().skip(1)) {
         Ok(args) => args,
         Err(message) => {
-            eprintln!("conformance: {message}\nusage: conformance [--adapter native|warp] [--port N] [--host H] [--print-openapi 3.1.0|3.0.3]");
+            eprintln!("conformance: {message}\nusage: conformance [--adapter native|warp] [--port N] [--host H] [--print-openapi 3.1.0|3.0.3|3.2.0]");
             return ExitCode::from(2);
         }
     };

@@ -96,14 +96,19 @@ fn every_fixture_route_is_documented_once() {
         .collect();
     assert_eq!(documented, served_operations());
     assert_eq!(documented.len(), 24);
-    // Row 19 streams events: `text/event-stream`, each event's data a `Tick`.
+    // Row 19 streams events: `text/event-stream`, the body text (what 3.1 tools read it as),
+    // each event in `x-itemSchema` (3.2's `itemSchema`), its data a `Tick`, inlined.
     let events = &doc["paths"]["/events"]["get"]["responses"]["200"]["content"];
-    let event = &events["text/event-stream"]["schema"];
+    let body = &events["text/event-stream"]["schema"];
+    assert_eq!(body["type"], "string");
+    assert_eq!(body["contentMediaType"], "text/event-stream");
+    let event = &events["text/event-stream"]["x-itemSchema"];
     assert_eq!(event["type"], "object");
     assert_eq!(
-        event["properties"]["data"]["contentSchema"]["$ref"],
-        "#/components/schemas/Tick"
+        event["properties"]["data"]["contentSchema"]["properties"]["n"]["type"],
+        "integer"
     );
+    assert!(doc["components"]["schemas"].get("Tick").is_none());
     // Row 23 answers text, and its 400 stays JSON.
     let hello = &doc["paths"]["/hello.txt"]["get"]["responses"];
     assert_eq!(
@@ -115,14 +120,16 @@ fn every_fixture_route_is_documented_once() {
         "#/components/responses/ValidationFailed"
     );
 
-    // Row 24 takes a multipart form: files are binary strings.
+    // Row 24 takes a multipart form: files are strings of bytes (3.1's `contentMediaType`; the
+    // 3.0 form `format: binary` makes openapi-core refuse every upload).
     let upload = &doc["paths"]["/uploads"]["post"]["requestBody"]["content"];
     assert_eq!(
         upload["multipart/form-data"]["schema"]["$ref"],
         "#/components/schemas/Upload"
     );
     let form = &doc["components"]["schemas"]["Upload"]["properties"];
-    assert_eq!(form["file"]["format"], "binary");
+    assert_eq!(form["file"]["contentMediaType"], "application/octet-stream");
+    assert!(form["file"].get("format").is_none());
     assert_eq!(form["title"]["maxLength"], 100);
 
     let ids: BTreeSet<&str> = doc["paths"]
@@ -143,7 +150,17 @@ fn the_fixture_rules_are_in_its_schemas() {
     let new_user = &schemas["NewUser"]["properties"];
     assert_eq!(new_user["name"]["minLength"], 1);
     assert_eq!(new_user["name"]["maxLength"], 50);
-    assert!(new_user["email"]["pattern"].as_str().unwrap().contains('@'));
+    // `format: email` and no copied pattern: `validator`'s rule is the guide's to describe.
+    assert_eq!(
+        new_user["email"],
+        json!({ "type": "string", "format": "email" })
+    );
+    // An optional one keeps its format in the string variant (schemathesis sends `""` as a
+    // valid email given `type: ["string", "null"]`).
+    assert_eq!(
+        schemas["UserPatch"]["properties"]["email"],
+        json!({ "anyOf": [{ "type": "string", "format": "email" }, { "type": "null" }] })
+    );
     assert_eq!(new_user["age"]["maximum"], 150);
     assert_eq!(new_user["tags"]["maxItems"], 5);
     assert_eq!(new_user["tags"]["items"]["minLength"], 1);
@@ -175,28 +192,31 @@ fn the_fixture_operations_say_what_can_happen() {
             .cloned()
             .collect()
     };
-    assert_eq!(statuses("/health", "get"), ["200", "500"]);
-    assert_eq!(statuses("/users", "get"), ["200", "400", "500"]);
+    assert_eq!(statuses("/health", "get"), ["200", "405", "500"]);
+    assert_eq!(statuses("/users", "get"), ["200", "400", "405", "500"]);
     assert_eq!(
         statuses("/users", "post"),
-        ["201", "400", "409", "413", "415", "500"]
+        ["201", "400", "405", "409", "413", "415", "500"]
     );
-    assert_eq!(statuses("/users/{id}", "get"), ["200", "400", "404", "500"]);
+    assert_eq!(
+        statuses("/users/{id}", "get"),
+        ["200", "400", "404", "405", "500"]
+    );
     assert_eq!(
         statuses("/users/{id}", "put"),
-        ["200", "400", "404", "409", "413", "415", "500"]
+        ["200", "400", "404", "405", "409", "413", "415", "500"]
     );
     assert_eq!(
         statuses("/users/{id}", "delete"),
-        ["200", "400", "404", "500"]
+        ["200", "400", "404", "405", "500"]
     );
     assert_eq!(
         statuses("/me/notes", "post"),
-        ["201", "400", "401", "413", "415", "500"]
+        ["201", "400", "401", "405", "413", "415", "500"]
     );
     assert_eq!(
         statuses("/errors/status/{code}", "get"),
-        ["200", "400", "404", "500", "default"]
+        ["200", "400", "404", "405", "500", "default"]
     );
 
     let list = paths["/users"]["get"]["parameters"].as_array().unwrap();
@@ -208,6 +228,8 @@ fn the_fixture_operations_say_what_can_happen() {
     assert_eq!(file["schema"]["minLength"], 1);
     let me = &paths["/me"]["get"];
     assert_eq!(me["security"], json!([{ "bearer": [] }]));
+    // The document has a scheme: the public operations say they need no credentials.
+    assert_eq!(paths["/health"]["get"]["security"], json!([]));
     assert_eq!(
         doc["components"]["securitySchemes"]["bearer"],
         json!({ "type": "http", "scheme": "bearer" })
@@ -387,7 +409,7 @@ fn the_fixture_documents_its_declared_errors() {
         .keys()
         .map(String::as_str)
         .collect();
-    assert_eq!(statuses, ["200", "400", "404", "500"]);
+    assert_eq!(statuses, ["200", "400", "404", "405", "500"]);
     assert_eq!(
         answers["200"]["content"]["application/json"]["schema"]["$ref"],
         "#/components/schemas/User"
@@ -527,17 +549,112 @@ fn the_fixture_document_in_openapi_3_0_3() {
     }
     assert!(problems.is_empty(), "{problems:#?}");
 
-    // The `null` of an optional field is `nullable`; the event's data keeps its schema as an
-    // extension.
+    // The `null` of an optional field is `nullable`; the event keeps its schema as an
+    // extension, with no `$ref` in it (redocly's `spec-strict-refs`), and `Tick`, which only
+    // it used, is no unused component; a file is `format: binary`.
     let user = &v30["components"]["schemas"]["User"]["properties"];
     assert_eq!(user["age"]["nullable"], true);
     assert_eq!(user["age"]["type"], "integer");
-    let data = &v30["paths"]["/events"]["get"]["responses"]["200"]["content"]["text/event-stream"]
-        ["schema"]["properties"]["data"];
-    assert_eq!(data["x-contentSchema"]["$ref"], "#/components/schemas/Tick");
-    let event = &v30["paths"]["/events"]["get"]["responses"]["200"]["content"]["text/event-stream"];
+    let events =
+        &v30["paths"]["/events"]["get"]["responses"]["200"]["content"]["text/event-stream"];
+    assert_eq!(events["schema"]["type"], "string");
+    let event = &events["x-itemSchema"];
+    let data = &event["properties"]["data"];
     assert_eq!(
-        event["schema"]["description"],
+        data["x-contentSchema"]["properties"]["n"]["type"],
+        "integer"
+    );
+    assert!(!events.to_string().contains("$ref"), "{events}");
+    assert!(v30["components"]["schemas"].get("Tick").is_none());
+    assert_eq!(
+        event["description"],
         "One server-sent event; `data` is the JSON of `x-contentSchema`."
     );
+    let upload = &v30["components"]["schemas"]["Upload"]["properties"];
+    assert_eq!(upload["file"]["format"], "binary");
+    assert!(upload["file"].get("x-contentMediaType").is_none());
+}
+
+/// The fixture's document as OpenAPI 3.2: the same operations as 3.1, the event stream
+/// described one event at a time by `itemSchema`, with `Tick` a component.
+#[test]
+fn the_fixture_document_in_openapi_3_2() {
+    let v32 = api::openapi()
+        .openapi_version(pactum::openapi::OpenApiVersion::V3_2_0)
+        .build();
+    let v32 = v32.as_value();
+    let v31 = document();
+    assert_eq!(v32["openapi"], "3.2.0");
+    assert_eq!(v32["info"], v31["info"]);
+    assert_eq!(
+        v32["paths"].as_object().unwrap().keys().collect::<Vec<_>>(),
+        v31["paths"].as_object().unwrap().keys().collect::<Vec<_>>()
+    );
+    let events =
+        &v32["paths"]["/events"]["get"]["responses"]["200"]["content"]["text/event-stream"];
+    assert_eq!(
+        events.as_object().unwrap().len(),
+        1,
+        "only itemSchema: {events}"
+    );
+    let event = &events["itemSchema"];
+    assert_eq!(event["required"], json!(["data"]));
+    for field in ["data", "id", "event", "retry"] {
+        assert!(event["properties"][field].is_object(), "{field}");
+    }
+    let data = &event["properties"]["data"];
+    assert_eq!(data["type"], "string");
+    assert_eq!(data["contentMediaType"], "application/json");
+    assert_eq!(data["contentSchema"]["$ref"], "#/components/schemas/Tick");
+    assert!(v32["components"]["schemas"]["Tick"].is_object());
+    // Everything else as in 3.1.
+    let mut without_events = v32.clone();
+    let mut v31_without = v31.clone();
+    for doc in [&mut without_events, &mut v31_without] {
+        doc["openapi"] = Value::Null;
+        doc["paths"]["/events"] = Value::Null;
+        doc["components"]["schemas"]["Tick"] = Value::Null;
+    }
+    assert_eq!(without_events, v31_without);
+}
+
+/// The document needs no unused component and names a server; every `$ref` points at
+/// something (what redocly's `no-unused-components` and `no-empty-servers` check, in
+/// `tests/clients/`).
+#[test]
+fn every_component_is_used_in_each_version() {
+    use pactum::openapi::OpenApiVersion;
+    for version in [
+        OpenApiVersion::V3_0_3,
+        OpenApiVersion::V3_1_0,
+        OpenApiVersion::V3_2_0,
+    ] {
+        let doc = api::openapi().openapi_version(version).build();
+        let doc = doc.as_value();
+        assert_eq!(doc["servers"], json!([{ "url": "/" }]));
+        fn refs(v: &Value, out: &mut BTreeSet<String>) {
+            match v {
+                Value::Object(map) => {
+                    if let Some(Value::String(at)) = map.get("$ref") {
+                        out.insert(at.clone());
+                    }
+                    map.values().for_each(|v| refs(v, out));
+                }
+                Value::Array(items) => items.iter().for_each(|v| refs(v, out)),
+                _ => {}
+            }
+        }
+        let mut used = BTreeSet::new();
+        refs(doc, &mut used);
+        for kind in ["schemas", "responses"] {
+            for name in doc["components"][kind].as_object().unwrap().keys() {
+                let at = format!("#/components/{kind}/{name}");
+                assert!(used.contains(&at), "{version:?}: {at} unused");
+            }
+        }
+        for at in &used {
+            let pointer = at.strip_prefix('#').unwrap();
+            assert!(doc.pointer(pointer).is_some(), "{version:?}: {at} dangles");
+        }
+    }
 }

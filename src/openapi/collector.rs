@@ -13,8 +13,8 @@ use super::{schema, Document, OpenApiVersion, Operation};
 use crate::contract::{Endpoint, Slot};
 use crate::error::{ErrorAnswer, ErrorBody};
 
-/// Collects what to document and builds an OpenAPI 3.1 [`Document`] from it (or 3.0.3:
-/// [`OpenApi::openapi_version`]).
+/// Collects what to document and builds an OpenAPI 3.1 [`Document`] from it (or 3.0.3 or
+/// 3.2.0: [`OpenApi::openapi_version`]).
 ///
 /// [`OpenApi::handlers`] documents the handler list an adapter serves (each made with
 /// [`Handler::documented`](crate::handler::Handler::documented)), so that one list serves and
@@ -74,9 +74,10 @@ impl OpenApi {
         }
     }
 
-    /// Writes the document in another OpenAPI version: 3.1.0 by default, or 3.0.3 for
-    /// generators that read only 3.0, such as progenitor (see [`OpenApiVersion`] for what
-    /// changes).
+    /// Writes the document in another OpenAPI version: 3.1.0 by default, 3.0.3 for
+    /// generators that read only 3.0, such as progenitor, or 3.2.0, whose `itemSchema`
+    /// describes a stream of server-sent events one event at a time (see [`OpenApiVersion`]
+    /// for what changes).
     ///
     /// ```
     /// use pactum::openapi::{OpenApi, OpenApiVersion};
@@ -108,9 +109,43 @@ impl OpenApi {
     }
 
     /// Adds a server URL (`servers`), e.g. `https://api.example.com/v1`. Paths are relative to
-    /// it; without any, clients use the document's own origin.
+    /// it. Without any, the document says `servers: [{"url": "/"}]`: OpenAPI's own default
+    /// written out (clients use the document's own origin), which linters such as redocly
+    /// want present.
+    ///
+    /// ```
+    /// use pactum::openapi::OpenApi;
+    /// use serde_json::json;
+    ///
+    /// let doc = OpenApi::new("Empty", "0.1.0").build();
+    /// assert_eq!(doc.as_value()["servers"], json!([{ "url": "/" }]));
+    /// let doc = OpenApi::new("Empty", "0.1.0").server("https://api.example.com/v1").build();
+    /// assert_eq!(doc.as_value()["servers"], json!([{ "url": "https://api.example.com/v1" }]));
+    /// ```
     pub fn server(mut self, url: impl Into<String>) -> Self {
         self.servers.push(json!({ "url": url.into() }));
+        self
+    }
+
+    /// Adds a server URL with a description (`servers[].description`, e.g. `Production`).
+    ///
+    /// ```
+    /// use pactum::openapi::OpenApi;
+    /// use serde_json::json;
+    ///
+    /// let doc = OpenApi::new("Shop", "1.0.0")
+    ///     .server_described("https://api.example.com", "Production")
+    ///     .server_described("http://localhost:3000", "Local")
+    ///     .build();
+    /// assert_eq!(doc.as_value()["servers"][1], json!({ "url": "http://localhost:3000", "description": "Local" }));
+    /// ```
+    pub fn server_described(
+        mut self,
+        url: impl Into<String>,
+        description: impl Into<String>,
+    ) -> Self {
+        self.servers
+            .push(json!({ "url": url.into(), "description": description.into() }));
         self
     }
 
@@ -216,15 +251,28 @@ impl OpenApi {
         let mut responses = schema::response_generator();
         let error_body = Value::from(responses.subschema_for::<ErrorBody>());
 
+        // Where some operation needs credentials, the others say they need none
+        // (`security: []`), rather than leave a reader (and redocly's `security-defined`) to
+        // guess.
+        let secured = !self.security_schemes.is_empty()
+            || self
+                .entries
+                .iter()
+                .any(|entry| !entry.spec.settings.security.is_empty());
         let mut paths: BTreeMap<String, Map<String, Value>> = BTreeMap::new();
         let mut operation_ids = BTreeSet::new();
         for entry in &self.entries {
-            let operation = entry.operation_object(
+            let mut operation = entry.operation_object(
                 &mut requests,
                 &mut responses,
                 &error_body,
                 &mut operation_ids,
             );
+            if secured {
+                operation
+                    .entry("security")
+                    .or_insert_with(|| Value::Array(Vec::new()));
+            }
             paths
                 .entry(openapi_path(&entry.spec.route))
                 .or_default()
@@ -256,7 +304,14 @@ impl OpenApi {
         schema::rewrite_refs(&mut error_body, &refs);
         let mut components = Map::new();
         components.insert("schemas".to_owned(), Value::Object(schemas));
-        components.insert("responses".to_owned(), standard_responses(&error_body));
+        // The pipeline's answers that some operation references: no unused component.
+        let mut responses = standard_responses(&error_body);
+        if let Value::Object(standard) = &mut responses {
+            let mut used = BTreeSet::new();
+            response_refs(&paths, &mut used);
+            standard.retain(|name, _| used.contains(name));
+        }
+        components.insert("responses".to_owned(), responses);
         // The schemes the contracts declare, then the ones declared by hand (which win).
         let mut security_schemes = Map::new();
         for entry in &self.entries {
@@ -281,11 +336,17 @@ impl OpenApi {
             info.insert("description".to_owned(), description.clone().into());
         }
         let mut doc = Map::new();
-        doc.insert("openapi".to_owned(), "3.1.0".into());
+        doc.insert("openapi".to_owned(), OpenApiVersion::V3_1_0.as_str().into());
         doc.insert("info".to_owned(), Value::Object(info));
-        if !self.servers.is_empty() {
-            doc.insert("servers".to_owned(), Value::Array(self.servers.clone()));
-        }
+        // Without a server, OpenAPI's own default written out (`/`: the document's origin),
+        // for the linters that want `servers` (redocly's `no-empty-servers`, spectral's
+        // `oas3-api-servers`); it means what no `servers` means.
+        let servers = if self.servers.is_empty() {
+            vec![json!({ "url": "/" })]
+        } else {
+            self.servers.clone()
+        };
+        doc.insert("servers".to_owned(), Value::Array(servers));
         if !self.tags.is_empty() {
             let tags = self
                 .tags
@@ -296,9 +357,34 @@ impl OpenApi {
         }
         doc.insert("paths".to_owned(), paths);
         doc.insert("components".to_owned(), Value::Object(components));
-        if self.openapi_version == OpenApiVersion::V3_0_3 {
-            super::version::to_3_0_3(&mut doc);
+        match self.openapi_version {
+            OpenApiVersion::V3_2_0 => {
+                doc.insert("openapi".to_owned(), OpenApiVersion::V3_2_0.as_str().into());
+            }
+            OpenApiVersion::V3_1_0 => super::version::item_schemas_as_extensions(&mut doc),
+            OpenApiVersion::V3_0_3 => {
+                super::version::item_schemas_as_extensions(&mut doc);
+                super::version::to_3_0_3(&mut doc);
+            }
         }
         Document::new(Value::Object(doc))
+    }
+}
+
+/// The names of the response components that `value` references.
+fn response_refs(value: &Value, names: &mut BTreeSet<String>) {
+    match value {
+        Value::Object(object) => {
+            if let Some(name) = object
+                .get("$ref")
+                .and_then(Value::as_str)
+                .and_then(|at| at.strip_prefix("#/components/responses/"))
+            {
+                names.insert(name.to_owned());
+            }
+            object.values().for_each(|v| response_refs(v, names));
+        }
+        Value::Array(items) => items.iter().for_each(|v| response_refs(v, names)),
+        _ => {}
     }
 }

@@ -140,6 +140,9 @@ impl Entry {
         for (status, applies) in [
             (400, has_input),
             (404, has_params),
+            // OpenAPI has no place for "any other method" on a path: every operation says
+            // that its path answers the methods it has no operation for with a 405.
+            (405, true),
             (413, has_body),
             // A byte stream takes any content type.
             (415, has_body && self.body_media != OCTET_STREAM),
@@ -283,10 +286,10 @@ fn success_content(answer: &mut Value, format: Format, schema: Value) {
         Format::Text => "text/plain",
         Format::Binary => "application/octet-stream",
         Format::EventStream => {
-            // One event, as OpenAPI 3.2 describes `text/event-stream` (its `itemSchema`; 3.1
-            // readers such as schemathesis take `schema` per event): the fields of an event,
-            // `data` the JSON of the response type.
-            answer["content"] = json!({ "text/event-stream": { "schema": {
+            // One event, as OpenAPI 3.2 describes `text/event-stream` (its `itemSchema`): the
+            // fields of an event, `data` the JSON of the response type. A 3.1 or 3.0.3 document
+            // moves it to `x-itemSchema` and describes the body as text (`version.rs`).
+            answer["content"] = json!({ "text/event-stream": { "itemSchema": {
                 "type": "object",
                 "description": "One server-sent event; `data` is the JSON of `contentSchema`.",
                 "required": ["data"],

@@ -7,7 +7,8 @@
 //! [`VALIDATION_FAILED`] (its params or query), with a JSON body [`INVALID_JSON_BODY`], with a
 //! multipart body [`INVALID_MULTIPART_BODY`], with a byte stream [`UNREADABLE_BODY`]; `413`
 //! and `415` only where there is a body, and a multipart body's `413` names its fields'
-//! limits ([`MULTIPART_TOO_LARGE`]).
+//! limits ([`MULTIPART_TOO_LARGE`]). Every operation references `MethodNotAllowed` (`405`,
+//! with `Allow`): the answer to the other methods of its path, which OpenAPI cannot list.
 
 use serde_json::{json, Map, Value};
 
@@ -95,7 +96,7 @@ const STANDARD: [Standard; 10] = [
         name: "MethodNotAllowed",
         rejections: &[(
             Rejection::MethodNotAllowed,
-            "the path answers other methods, listed in `Allow`",
+            "a request to this path with a method it has no operation for; `Allow` lists the methods it answers",
         )],
     },
     Standard {

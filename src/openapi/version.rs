@@ -1,9 +1,11 @@
-//! [`OpenApiVersion`]: which OpenAPI a document follows, and the rewrite of a built 3.1
-//! document as 3.0.3.
+//! [`OpenApiVersion`]: which OpenAPI a document follows; the rewrite of a built document's
+//! event streams (3.2's `itemSchema`) for 3.1 and 3.0.3, and of a built 3.1 document as 3.0.3.
 
-use serde_json::{Map, Value};
+use std::collections::BTreeSet;
 
-use super::schema::to_openapi3;
+use serde_json::{json, Map, Value};
+
+use super::schema::{to_openapi3, SCHEMAS};
 
 /// The OpenAPI version a document is written in: [`OpenApi::openapi_version`](super::OpenApi::openapi_version).
 ///
@@ -14,7 +16,10 @@ use super::schema::to_openapi3;
 /// `exclusiveMinimum`/`exclusiveMaximum` beside `minimum`/`maximum`, a `$ref` with siblings
 /// wrapped in an `allOf`, and keywords 3.0 lacks dropped or kept as `x-` extensions (the
 /// `contentMediaType` and `contentSchema` of a server-sent event's `data` become
-/// `x-contentMediaType` and `x-contentSchema`).
+/// `x-contentMediaType` and `x-contentSchema`), and a file a `format: binary` string. 3.2.0 is
+/// 3.1 with `itemSchema`: a stream of server-sent events is described one event at a time, as
+/// 3.2 readers expect; 3.1 and 3.0.3 describe the body of such a stream as a string (what it is
+/// on the wire) and keep the event's schema, whole, in the media type's `x-itemSchema`.
 ///
 /// ```
 /// use pactum::openapi::{OpenApi, OpenApiVersion};
@@ -22,6 +27,7 @@ use super::schema::to_openapi3;
 /// let doc = OpenApi::new("Empty", "0.1.0").openapi_version(OpenApiVersion::V3_0_3).build();
 /// assert_eq!(doc.as_value()["openapi"], "3.0.3");
 /// assert_eq!(OpenApiVersion::default().as_str(), "3.1.0");
+/// assert_eq!(OpenApiVersion::V3_2_0.as_str(), "3.2.0");
 /// ```
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
 #[non_exhaustive]
@@ -31,10 +37,13 @@ pub enum OpenApiVersion {
     V3_1_0,
     /// OpenAPI 3.0.3, schemas in its Schema Object dialect.
     V3_0_3,
+    /// OpenAPI 3.2.0: 3.1's schemas, and `itemSchema` for each event of a server-sent event
+    /// stream.
+    V3_2_0,
 }
 
 impl OpenApiVersion {
-    /// The document's `openapi` field: `"3.1.0"` or `"3.0.3"`.
+    /// The document's `openapi` field: `"3.1.0"`, `"3.0.3"` or `"3.2.0"`.
     ///
     /// ```
     /// assert_eq!(pactum::openapi::OpenApiVersion::V3_0_3.as_str(), "3.0.3");
@@ -43,6 +52,7 @@ impl OpenApiVersion {
         match self {
             Self::V3_1_0 => "3.1.0",
             Self::V3_0_3 => "3.0.3",
+            Self::V3_2_0 => "3.2.0",
         }
     }
 }
@@ -98,8 +108,10 @@ fn holder(value: &mut Value) {
     let Some(object) = value.as_object_mut() else {
         return;
     };
-    if let Some(schema) = object.get_mut("schema") {
-        to_openapi3(schema);
+    for key in ["schema", "x-itemSchema"] {
+        if let Some(schema) = object.get_mut(key) {
+            to_openapi3(schema);
+        }
     }
     for key in ["content", "headers"] {
         if let Some(Value::Object(items)) = object.get_mut(key) {
@@ -110,10 +122,157 @@ fn holder(value: &mut Value) {
     if let Some(Value::Object(events)) = object
         .get_mut("content")
         .and_then(|content| content.get_mut("text/event-stream"))
-        .and_then(|media| media.get_mut("schema"))
+        .and_then(|media| media.get_mut("x-itemSchema"))
     {
         if let Some(Value::String(text)) = events.get_mut("description") {
             *text = text.replace("`contentSchema`", "`x-contentSchema`");
         }
+    }
+}
+
+/// For 3.1 and 3.0.3, which have no `itemSchema`: each media type that has one (a stream of
+/// server-sent events) gets a `schema` for its whole body — a string, which is what the
+/// stream is to a reader of these versions — and keeps the event's schema in `x-itemSchema`,
+/// with the schemas it references inlined (no `$ref` in an extension: redocly's
+/// `spec-strict-refs`). A schema component then referenced by nothing but an extension is
+/// dropped (it would be an unused component).
+pub(super) fn item_schemas_as_extensions(doc: &mut Map<String, Value>) {
+    let schemas = match doc.get("components").and_then(|c| c.get("schemas")) {
+        Some(Value::Object(schemas)) => schemas.clone(),
+        _ => Map::new(),
+    };
+    let mut moved = false;
+    if let Some(Value::Object(paths)) = doc.get_mut("paths") {
+        for item in paths.values_mut().filter_map(Value::as_object_mut) {
+            for op in item.values_mut().filter_map(Value::as_object_mut) {
+                let responses = op.get_mut("responses").and_then(Value::as_object_mut);
+                for answer in responses.into_iter().flat_map(|r| r.values_mut()) {
+                    let content = answer.get_mut("content").and_then(Value::as_object_mut);
+                    for (media_type, media) in content.into_iter().flat_map(|c| c.iter_mut()) {
+                        if let Value::Object(media) = media {
+                            moved |= item_schema_as_extension(media_type, media, &schemas);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    if moved {
+        drop_unreferenced_schemas(doc);
+    }
+}
+
+fn item_schema_as_extension(
+    media_type: &str,
+    media: &mut Map<String, Value>,
+    schemas: &Map<String, Value>,
+) -> bool {
+    let Some(mut item) = media.remove("itemSchema") else {
+        return false;
+    };
+    let data = item
+        .pointer("/properties/data/contentSchema/$ref")
+        .and_then(Value::as_str)
+        .and_then(|r| r.strip_prefix(SCHEMAS))
+        .map_or_else(
+            || "as `x-itemSchema` describes".to_owned(),
+            |name| format!("a `{name}`"),
+        );
+    inline_refs(&mut item, schemas, &mut Vec::new());
+    let description = format!(
+        "The stream as text (`{media_type}`), one event after another. Each event is \
+         described by this media type's `x-itemSchema` (OpenAPI 3.2's `itemSchema`): its \
+         `data` is the JSON of {data}."
+    );
+    media.insert(
+        "schema".to_owned(),
+        json!({
+            "type": "string",
+            "contentMediaType": media_type,
+            "description": description,
+        }),
+    );
+    media.insert("x-itemSchema".to_owned(), item);
+    true
+}
+
+/// Replaces every `$ref` to a schema component in `value` by the component itself (in an
+/// `allOf` when the reference has siblings), but for a type that contains itself, whose
+/// reference stays.
+fn inline_refs(value: &mut Value, schemas: &Map<String, Value>, within: &mut Vec<String>) {
+    match value {
+        Value::Object(object) => {
+            let name = object
+                .get("$ref")
+                .and_then(Value::as_str)
+                .and_then(|r| r.strip_prefix(SCHEMAS))
+                .map(str::to_owned);
+            if let Some(name) = name {
+                if let (false, Some(found)) = (within.contains(&name), schemas.get(&name)) {
+                    let mut found = found.clone();
+                    within.push(name);
+                    inline_refs(&mut found, schemas, within);
+                    within.pop();
+                    object.remove("$ref");
+                    if object.is_empty() {
+                        *value = found;
+                    } else {
+                        object.insert("allOf".to_owned(), Value::Array(vec![found]));
+                    }
+                    return;
+                }
+            }
+            object
+                .values_mut()
+                .for_each(|v| inline_refs(v, schemas, within));
+        }
+        Value::Array(items) => items
+            .iter_mut()
+            .for_each(|v| inline_refs(v, schemas, within)),
+        _ => {}
+    }
+}
+
+/// Removes the schema components that nothing outside `components/schemas` reaches, through
+/// any chain of references.
+fn drop_unreferenced_schemas(doc: &mut Map<String, Value>) {
+    let Some(Value::Object(schemas)) = doc
+        .get_mut("components")
+        .and_then(|c| c.get_mut("schemas"))
+        .map(std::mem::take)
+    else {
+        return;
+    };
+    let mut reached = BTreeSet::new();
+    let mut pending = Vec::new();
+    collect_refs(&Value::Object(doc.clone()), &mut pending);
+    while let Some(name) = pending.pop() {
+        if let (true, Some(schema)) = (reached.insert(name.clone()), schemas.get(&name)) {
+            collect_refs(schema, &mut pending);
+        }
+    }
+    let kept = schemas
+        .into_iter()
+        .filter(|(name, _)| reached.contains(name))
+        .collect();
+    if let Some(Value::Object(components)) = doc.get_mut("components") {
+        components.insert("schemas".to_owned(), Value::Object(kept));
+    }
+}
+
+fn collect_refs(value: &Value, names: &mut Vec<String>) {
+    match value {
+        Value::Object(object) => {
+            if let Some(name) = object
+                .get("$ref")
+                .and_then(Value::as_str)
+                .and_then(|r| r.strip_prefix(SCHEMAS))
+            {
+                names.push(name.to_owned());
+            }
+            object.values().for_each(|v| collect_refs(v, names));
+        }
+        Value::Array(items) => items.iter().for_each(|v| collect_refs(v, names)),
+        _ => {}
     }
 }

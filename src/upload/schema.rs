@@ -1,6 +1,7 @@
-//! The JSON schemas of the upload types, for the OpenAPI document: a file is a binary string
-//! (OpenAPI's way to say "a file" in a `multipart/form-data` schema), a form is its type's
-//! schema, a byte stream is a binary string.
+//! The JSON schemas of the upload types, for the OpenAPI document: a file is a string of
+//! `contentMediaType: application/octet-stream` (OpenAPI 3.1's way to say "a file" in a
+//! `multipart/form-data` schema; a 3.0.3 document writes it `format: binary`), a form is its
+//! type's schema, a byte stream is such a string too.
 
 use std::borrow::Cow;
 
@@ -19,7 +20,7 @@ impl JsonSchema for FilePart {
         Cow::Borrowed("pactum::upload::FilePart")
     }
     fn json_schema(_: &mut SchemaGenerator) -> Schema {
-        json_schema!({ "type": "string", "format": "binary" })
+        json_schema!({ "type": "string", "contentMediaType": "application/octet-stream" })
     }
 }
 
@@ -34,7 +35,7 @@ impl JsonSchema for ByteStream {
         Cow::Borrowed("pactum::upload::ByteStream")
     }
     fn json_schema(_: &mut SchemaGenerator) -> Schema {
-        json_schema!({ "type": "string", "format": "binary" })
+        json_schema!({ "type": "string", "contentMediaType": "application/octet-stream" })
     }
 }
 

@@ -8,6 +8,14 @@
 #   - Python `requests` (requests_check.py): list filters with percent-encoded brackets, missing
 #     fields named by their path, catch-all segments that try to climb out.
 #
+# The document checked by tools that read it (issue 30):
+#   - openapi-core (openapi_core_check.py): every documented operation, the event stream and an
+#     upload included, sent for real; each request and answer validated against the fixture's
+#     own 3.1 document;
+#   - the prism proxy with `--errors` (prism_check.py) in front of the fixture: valid requests
+#     through it must come back as the fixture answered them, with no violation;
+#   - `redocly lint` (recommended rules) on the 3.0.3, 3.1.0 and 3.2.0 documents: no error.
+#
 #   tests/clients/run.sh                 # both adapters
 #   tests/clients/run.sh warp            # one adapter
 #
@@ -18,7 +26,7 @@
 #
 # It installs what it needs, outside the work tree: the npm packages pinned by package.json and
 # package-lock.json into target/clients/node (`npm ci`, redone only when those files change), and
-# a virtual environment with the pins of requirements.txt into target/clients/venv. Node 20.11+
+# a virtual environment with the pins of requirements.txt into target/clients/venv. Node 20.19+
 # with npm, Python 3.10+ with venv. Logs and reports go to target/clients/ADAPTER/.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -37,8 +45,8 @@ say() { printf '\n--> %s\n' "$*"; }
 node_version=$(node --version 2>/dev/null || true)
 if ! [[ $node_version =~ ^v([0-9]+)\.([0-9]+) ]] ||
     [ "${BASH_REMATCH[1]}" -lt 20 ] ||
-    { [ "${BASH_REMATCH[1]}" -eq 20 ] && [ "${BASH_REMATCH[2]}" -lt 11 ]; }; then
-    echo "node 20.11 or newer is needed (found '${node_version:-none}')" >&2
+    { [ "${BASH_REMATCH[1]}" -eq 20 ] && [ "${BASH_REMATCH[2]}" -lt 19 ]; }; then
+    echo "node 20.19 or newer is needed (@redocly/cli) (found '${node_version:-none}')" >&2
     exit 1
 fi
 
@@ -66,6 +74,65 @@ if [ ! -x "$VENV/bin/python" ] || [ "$(cat "$PY_STAMP" 2>/dev/null)" != "$py_wan
 fi
 echo "node $node_version, typescript $("$BIN/tsc" --version | awk '{ print $NF }'), openapi-typescript $(node -p 'require(process.argv[1]).version' "$NODE_DIR/node_modules/openapi-typescript/package.json"), openapi-fetch $(node -p 'require(process.argv[1]).version' "$NODE_DIR/node_modules/openapi-fetch/package.json"), $("$VENV/bin/python" -c 'import requests, sys; print(f"requests {requests.__version__} on Python {sys.version.split()[0]}")')"
 
+# --- the document's tools (openapi-core, prism, redocly) -----------------------------------
+echo "openapi-core $("$VENV/bin/python" -c 'import importlib.metadata as m; print(m.version("openapi-core"))'), prism $(node -p 'require(process.argv[1]).version' "$NODE_DIR/node_modules/@stoplight/prism-cli/package.json"), redocly $(node -p 'require(process.argv[1]).version' "$NODE_DIR/node_modules/@redocly/cli/package.json")"
+PRISM_PID=
+stop_prism() {
+    if [ -n "$PRISM_PID" ] && kill -0 "$PRISM_PID" 2>/dev/null; then
+        kill -TERM "$PRISM_PID" 2>/dev/null || true
+        wait "$PRISM_PID" 2>/dev/null || true
+    fi
+    PRISM_PID=
+}
+# Runs openapi-core, then prism, against the fixture at $BASE; logs to DIR. Adds to DOC_PASS,
+# DOC_FAIL and PROBLEMS.
+document_tools() {
+    local adapter=$1 dir=$2 status line port prism_url
+    say "$adapter: openapi-core validates real answers against $BASE/openapi.json"
+    status=0
+    PYTHONDONTWRITEBYTECODE=1 timeout 60 "$VENV/bin/python" "$HERE/openapi_core_check.py" "$BASE" >"$dir/openapi-core.log" 2>&1 || status=$?
+    grep -v '^ok ' "$dir/openapi-core.log" || true
+    line=$(grep -E '^openapi-core: [0-9]+ passed, [0-9]+ failed$' "$dir/openapi-core.log" | tail -1 || true)
+    DOC_PASS=$((DOC_PASS + $(echo "$line" | awk '{ print $2 + 0 }')))
+    DOC_FAIL=$((DOC_FAIL + $(echo "$line" | awk '{ print $4 + 0 }')))
+    if [ "$status" -ne 0 ] && [ -z "$line" ]; then
+        PROBLEMS+=("$adapter: openapi_core_check.py exit $status (target/clients/$adapter/openapi-core.log)")
+    fi
+
+    say "$adapter: prism proxy --errors in front of the fixture"
+    port=$("$VENV/bin/python" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+    prism_url=http://127.0.0.1:$port
+    "$BIN/prism" proxy --errors -h 127.0.0.1 -p "$port" "$BASE/openapi.json" "$BASE" >"$dir/prism.log" 2>&1 &
+    PRISM_PID=$!
+    if ! "$VENV/bin/python" - "$prism_url" <<'PY'; then
+import sys, time, requests
+for _ in range(300):
+    try:
+        requests.get(sys.argv[1] + "/health", timeout=2)
+        sys.exit(0)
+    except requests.RequestException:
+        time.sleep(0.1)
+sys.exit(1)
+PY
+        PROBLEMS+=("$adapter: prism did not start (target/clients/$adapter/prism.log)")
+        stop_prism
+        return
+    fi
+    status=0
+    PYTHONDONTWRITEBYTECODE=1 timeout 60 "$VENV/bin/python" "$HERE/prism_check.py" "$prism_url" >"$dir/prism-check.log" 2>&1 || status=$?
+    grep -v '^ok ' "$dir/prism-check.log" || true
+    line=$(grep -E '^prism: [0-9]+ passed, [0-9]+ failed$' "$dir/prism-check.log" | tail -1 || true)
+    DOC_PASS=$((DOC_PASS + $(echo "$line" | awk '{ print $2 + 0 }')))
+    DOC_FAIL=$((DOC_FAIL + $(echo "$line" | awk '{ print $4 + 0 }')))
+    if [ "$status" -ne 0 ] && [ -z "$line" ]; then
+        PROBLEMS+=("$adapter: prism_check.py exit $status (target/clients/$adapter/prism-check.log)")
+    fi
+    stop_prism
+}
+DOC_PASS=0
+DOC_FAIL=0
+# --- end of the document's tools ----------------------------------------------------------
+
 say "building the conformance fixture"
 cargo build --quiet --example conformance
 FIXTURE=$ROOT/target/debug/examples/conformance
@@ -73,6 +140,7 @@ FIXTURE=$ROOT/target/debug/examples/conformance
 # --- the server ----------------------------------------------------------------------------
 # shellcheck source=../support/fixture.sh
 . "$ROOT/tests/support/fixture.sh"
+trap 'stop_prism; stop_server' EXIT
 
 # --- one adapter ---------------------------------------------------------------------------
 PASSED=0
@@ -131,6 +199,11 @@ for adapter in "${ADAPTERS[@]}"; do
         PROBLEMS+=("$adapter: requests_check.py exit $status with no failed check")
     fi
 
+    # The document's tools (openapi-core, prism), after the clients on the same server.
+    doc_pass_before=$DOC_PASS doc_fail_before=$DOC_FAIL
+    document_tools "$adapter" "$dir"
+    SUMMARY+=("$adapter: openapi-core and prism $((DOC_PASS - doc_pass_before)) passed, $((DOC_FAIL - doc_fail_before)) failed")
+
     if ! kill -0 "$SERVER_PID" 2>/dev/null; then
         PROBLEMS+=("$adapter: the fixture died (target/clients/$adapter/server.log)")
     fi
@@ -140,6 +213,25 @@ for adapter in "${ADAPTERS[@]}"; do
     FAILED=$((FAILED + ts_fail + py_fail))
     SUMMARY+=("$adapter: TypeScript (openapi-fetch) $ts_pass passed, $ts_fail failed; Python (requests) $py_pass passed, $py_fail failed")
 done
+
+# --- redocly lint on the three documents (the same for both adapters) ---------------------
+say "redocly lint (recommended rules) on the 3.0.3, 3.1.0 and 3.2.0 documents"
+mkdir -p "$OUT/documents"
+for version in 3.0.3 3.1.0 3.2.0; do
+    "$FIXTURE" --print-openapi "$version" >"$OUT/documents/openapi-$version.json"
+    if (cd "$OUT/documents" && "$BIN/redocly" lint --format=stylish "openapi-$version.json") >"$OUT/documents/redocly-$version.log" 2>&1; then
+        DOC_PASS=$((DOC_PASS + 1))
+        echo "ok   $version: $(grep -cE '^ +[0-9]+:[0-9]+ +warning' "$OUT/documents/redocly-$version.log" || true) warnings, no error"
+    else
+        DOC_FAIL=$((DOC_FAIL + 1))
+        grep -E 'error|warning' "$OUT/documents/redocly-$version.log" >&2 || cat "$OUT/documents/redocly-$version.log" >&2
+        echo "FAIL $version: redocly lint (target/clients/documents/redocly-$version.log)"
+    fi
+done
+SUMMARY+=("redocly lint: the 3.0.3, 3.1.0 and 3.2.0 documents (target/clients/documents/)")
+PASSED=$((PASSED + DOC_PASS))
+FAILED=$((FAILED + DOC_FAIL))
+# --- end of redocly lint ------------------------------------------------------------------
 
 echo
 printf '%s\n' "${SUMMARY[@]}"

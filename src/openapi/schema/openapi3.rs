@@ -3,7 +3,8 @@
 //! schemars' own OpenAPI 3.0 transforms (those of `SchemaSettings::openapi3()`) do most of the
 //! work; around them, what they leave: `null` variants of `anyOf`/`oneOf` become `nullable`,
 //! numeric `exclusiveMinimum`/`exclusiveMaximum` become 3.0's booleans beside
-//! `minimum`/`maximum`, `contentMediaType`/`contentSchema` (3.0 has no such keywords) become
+//! `minimum`/`maximum`, a file (`contentMediaType: application/octet-stream`) becomes
+//! `format: binary`, other `contentMediaType`/`contentSchema` (3.0 has no such keywords) become
 //! the extensions `x-contentMediaType`/`x-contentSchema`, a type list becomes an `anyOf` of
 //! types, a tuple's `items` list an `anyOf` of its items, and any keyword 3.0 does not know is
 //! dropped.
@@ -159,6 +160,14 @@ fn before(schema: &mut Value) {
             object.insert(inclusive.to_owned(), bound);
             object.insert(exclusive.to_owned(), true.into());
         }
+    }
+    // A file: 3.1's `contentMediaType: application/octet-stream` is 3.0's `format: binary`.
+    if object.get("contentMediaType").and_then(Value::as_str) == Some("application/octet-stream")
+        && !object.contains_key("contentEncoding")
+        && !object.contains_key("contentSchema")
+    {
+        object.remove("contentMediaType");
+        object.insert("format".to_owned(), "binary".into());
     }
     for key in ["contentMediaType", "contentEncoding", "contentSchema"] {
         if let Some(mut value) = object.remove(key) {

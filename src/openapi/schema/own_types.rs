@@ -57,7 +57,7 @@ macro_rules! answer_schema {
 
 answer_schema! {
     Text => { "type": "string" };
-    Binary => { "type": "string", "format": "binary" };
+    Binary => { "type": "string", "contentMediaType": "application/octet-stream" };
     Redirect => { "type": "string", "format": "uri-reference" };
 }
 

@@ -1,6 +1,6 @@
 //! The clean-ups that make schemars' output describe exactly what the pipeline accepts: no
-//! `null` where it cannot be written, the bounds of sized integers, `validator`'s email
-//! pattern, defaults of optional properties in their descriptions.
+//! `null` where it cannot be written, the bounds of sized integers, defaults of optional
+//! properties in their descriptions.
 
 use serde_json::Value;
 
@@ -62,28 +62,21 @@ fn integer_bounds(format: &str) -> Option<(Value, Value)> {
     })
 }
 
-/// What `validator`'s `email` rule accepts: the HTML5 definition it implements (ASCII domains;
-/// it also takes internationalised ones). schemars writes `format: email`, which means RFC 5321
-/// addresses — another set (`a.@example.com` is HTML5-valid only) — and is a mere annotation
-/// in JSON Schema 2020-12 (so `""` would pass it): the pattern replaces it.
-const EMAIL_PATTERN: &str = "^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$";
-
-/// Makes every schema in `value` say what serde and `validator` accept: the bounds of sized
-/// integers (see [`integer_bounds`]) and [`EMAIL_PATTERN`] in place of `format: email`.
+/// Makes every schema in `value` say what serde accepts: the bounds of sized integers (see
+/// [`integer_bounds`]).
+///
+/// An `email` rule stays schemars' `format: email`, with no pattern: no regular expression
+/// says what `validator`'s rule accepts (an internationalised domain, an address literal,
+/// a domain of at most 255 characters), so a copied one disagreed both ways. The guide says
+/// exactly what the rule accepts.
+///
+/// A string with a `format` that may also be `null` (`type: ["string", "null"]`, an `Option`)
+/// becomes `anyOf` a string with that format and `null`: the same values, in the form generators
+/// keep the format in (schemathesis, given the type list, sends `""` as a valid `email`).
 pub(crate) fn tighten(value: &mut Value) {
     match value {
         Value::Object(object) => {
-            let is_string = match object.get("type") {
-                Some(Value::String(t)) => t == "string",
-                Some(Value::Array(ts)) => ts.iter().any(|t| t == "string"),
-                _ => false,
-            };
-            if is_string && object.get("format").and_then(Value::as_str) == Some("email") {
-                object.remove("format");
-                object
-                    .entry("pattern")
-                    .or_insert_with(|| EMAIL_PATTERN.into());
-            }
+            nullable_format_as_any_of(object);
             let is_integer = match object.get("type") {
                 Some(Value::String(t)) => t == "integer",
                 Some(Value::Array(ts)) => ts.iter().any(|t| t == "integer"),
@@ -106,6 +99,33 @@ pub(crate) fn tighten(value: &mut Value) {
         Value::Array(items) => items.iter_mut().for_each(tighten),
         _ => {}
     }
+}
+
+/// The string keywords that go with the string variant of a nullable formatted string.
+const STRING_KEYWORDS: [&str; 4] = ["format", "minLength", "maxLength", "pattern"];
+
+fn nullable_format_as_any_of(object: &mut serde_json::Map<String, Value>) {
+    let Some(Value::Array(types)) = object.get("type") else {
+        return;
+    };
+    let is_nullable_string = types.len() == 2
+        && types.iter().any(|t| t == "string")
+        && types.iter().any(|t| t == "null");
+    if !is_nullable_string || !object.contains_key("format") || object.contains_key("anyOf") {
+        return;
+    }
+    object.remove("type");
+    let mut string = serde_json::Map::new();
+    string.insert("type".to_owned(), "string".into());
+    for key in STRING_KEYWORDS {
+        if let Some(value) = object.remove(key) {
+            string.insert(key.to_owned(), value);
+        }
+    }
+    object.insert(
+        "anyOf".to_owned(),
+        serde_json::json!([Value::Object(string), { "type": "null" }]),
+    );
 }
 
 /// Moves the `default` of every optional property into its description (`Default: `[]`.`).
@@ -181,13 +201,20 @@ mod tests {
     }
 
     #[test]
-    fn emails_get_validators_pattern() {
-        let mut schema = json!({ "type": ["string", "null"], "format": "email" });
+    fn emails_keep_their_format() {
+        let mut schema = json!({ "type": "string", "format": "email" });
         tighten(&mut schema);
-        assert_eq!(schema.get("format"), None);
-        let pattern = schema["pattern"].as_str().unwrap();
-        assert!(pattern.starts_with("^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]{1,64}@"));
-        assert!(pattern.contains("(?:\\.[A-Za-z0-9]"));
+        assert_eq!(schema, json!({ "type": "string", "format": "email" }));
+        let mut schema =
+            json!({ "type": ["string", "null"], "format": "email", "description": "d" });
+        tighten(&mut schema);
+        assert_eq!(
+            schema,
+            json!({
+                "description": "d",
+                "anyOf": [{ "type": "string", "format": "email" }, { "type": "null" }]
+            })
+        );
     }
 
     #[test]

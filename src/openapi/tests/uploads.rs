@@ -1,5 +1,6 @@
-//! Request bodies that are not JSON: a multipart form (an object schema, files as binary
-//! strings) and a byte stream (a binary string), each under its media type.
+//! Request bodies that are not JSON: a multipart form (an object schema, files as strings of
+//! `contentMediaType: application/octet-stream`, 3.0.3's `format: binary`) and a byte stream
+//! (such a string), each under its media type.
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -7,7 +8,7 @@ use serde_json::json;
 use validator::Validate;
 
 use super::doc;
-use crate::openapi::OpenApi;
+use crate::openapi::{OpenApi, OpenApiVersion};
 use crate::{route, upload::ByteStream, upload::FilePart, upload::Multipart, Endpoint};
 
 #[derive(Serialize, Deserialize, Validate, JsonSchema)]
@@ -42,7 +43,7 @@ fn a_multipart_form_and_a_byte_stream_have_their_media_types() {
     let schema = &doc["components"]["schemas"]["Upload"];
     assert_eq!(schema["type"], "object");
     assert_eq!(schema["required"], json!(["title", "file"]));
-    let binary = json!({ "type": "string", "format": "binary" });
+    let binary = json!({ "type": "string", "contentMediaType": "application/octet-stream" });
     assert_eq!(schema["properties"]["file"], binary);
     assert_eq!(schema["properties"]["attachments"]["items"], binary);
     assert_eq!(schema["properties"]["title"]["maxLength"], 100);
@@ -57,4 +58,22 @@ fn a_multipart_form_and_a_byte_stream_have_their_media_types() {
     assert!(stream["responses"]["413"].is_object());
     // Any content type is taken: no 415.
     assert!(stream["responses"].get("415").is_none());
+
+    // 3.0.3 says "a file" its own way, `format: binary`; 3.2 as 3.1.
+    let api = || OpenApi::new("t", "1").endpoint(&upload).endpoint(&blob);
+    let v30 = super::doc(api().openapi_version(OpenApiVersion::V3_0_3));
+    let binary_30 = json!({ "type": "string", "format": "binary" });
+    let schema = &v30["components"]["schemas"]["Upload"];
+    assert_eq!(schema["properties"]["file"], binary_30);
+    assert_eq!(schema["properties"]["attachments"]["items"], binary_30);
+    assert_eq!(
+        v30["paths"]["/blob"]["put"]["requestBody"]["content"]["application/octet-stream"]
+            ["schema"],
+        binary_30
+    );
+    let v32 = super::doc(api().openapi_version(OpenApiVersion::V3_2_0));
+    assert_eq!(
+        v32["components"]["schemas"]["Upload"]["properties"]["file"],
+        binary
+    );
 }
