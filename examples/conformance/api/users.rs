@@ -52,10 +52,9 @@ pub struct NewUser {
     pub active: bool,
 }
 
-/// The body of `PATCH /users/:id`, a JSON Merge Patch (RFC 7396): every field optional, same
-/// rules. An absent field is left as it is; `age`, the one field a user can be without, is
-/// cleared by `null` ([`Nullable`]); the others cannot be cleared, so `null` is refused for them
-/// ([`non_null`], and the document says they are not nullable).
+/// The body of `PATCH /users/:id`, a JSON Merge Patch (RFC 7396): every field optional, with
+/// the rules of `NewUser`. An absent field is left as it is. `age` is cleared by `null`; the
+/// other fields cannot be cleared, and `null` for them is a 400.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, Validate, JsonSchema)]
 pub struct UserPatch {
     #[serde(
