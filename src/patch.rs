@@ -2,11 +2,11 @@
 //!
 //! In a merge patch a field has three states, and each means something different:
 //!
-//! | in the body | means | field type |
-//! |---|---|---|
-//! | absent | leave the field as it is | [`Nullable::Absent`], `None` |
-//! | `null` | clear the field | [`Nullable::Null`] |
-//! | a value | set the field | [`Nullable::Value`], `Some(value)` |
+//! | in the body | means | a [`Nullable<T>`] field | an `Option<T>` field read with [`non_null`] |
+//! |---|---|---|---|
+//! | absent | leave the field as it is | [`Absent`](Nullable::Absent) | `None` |
+//! | `null` | clear the field | [`Null`](Nullable::Null) | refused (400): it cannot be cleared |
+//! | a value | set the field | [`Value(value)`](Nullable::Value) | `Some(value)` |
 //!
 //! `Option<T>` holds only two of them: serde reads both an absent field and `null` as `None`,
 //! so a `null` sent to clear a field is accepted and ignored. Two tools here tell them apart:
