@@ -18,6 +18,7 @@ macro_rules! cfg_pipeline {
 pub mod contract;
 mod de;
 pub mod error;
+pub mod patch;
 pub mod route;
 mod security;
 pub mod sse;

@@ -316,6 +316,42 @@ fn schema_ref<'a>(doc: &'a Value, path: &str, method: &str, status: Option<&str>
         .unwrap_or_else(|| panic!("{method} {path} {status:?} has a $ref"))
 }
 
+/// `PATCH /users/{id}` is a merge patch: `age` can be cleared, so it is nullable (3.1: a
+/// `null` type; 3.0.3: `nullable`); the other fields cannot, so their schemas have no `null`.
+/// None is required.
+#[test]
+fn the_merge_patch_says_which_fields_null_clears() {
+    let v31 = document();
+    let v30 = api::openapi()
+        .openapi_version(pactum::openapi::OpenApiVersion::V3_0_3)
+        .build();
+    let patch31 = &v31["components"]["schemas"]["UserPatch"];
+    let patch30 = &v30.as_value()["components"]["schemas"]["UserPatch"];
+    for patch in [patch31, patch30] {
+        assert!(patch.get("required").is_none(), "{patch:#}");
+        let fields = &patch["properties"];
+        assert_eq!(
+            (&fields["age"]["minimum"], &fields["age"]["maximum"]),
+            (&json!(0), &json!(150))
+        );
+        for (name, ty) in [
+            ("name", "string"),
+            ("email", "string"),
+            ("tags", "array"),
+            ("active", "boolean"),
+        ] {
+            assert_eq!(fields[name]["type"], ty, "{name}: {patch:#}");
+            assert!(fields[name].get("nullable").is_none(), "{name}: {patch:#}");
+        }
+    }
+    assert_eq!(
+        patch31["properties"]["age"]["type"],
+        json!(["integer", "null"])
+    );
+    assert_eq!(patch30["properties"]["age"]["type"], "integer");
+    assert_eq!(patch30["properties"]["age"]["nullable"], true);
+}
+
 #[test]
 fn the_fixture_schemas_are_for_their_direction() {
     let doc = document();

@@ -278,6 +278,73 @@ pub async fn replace_update_delete(app: &TestServer) {
         .assert(404, json!({"error": "User not found"}));
 }
 
+/// `PATCH /users/:id` is a JSON Merge Patch (RFC 7396): absent keeps a field, a value sets it,
+/// `null` clears the one field that can be cleared (`age`) and is a 400 for the others.
+pub async fn patch_is_a_merge_patch(app: &TestServer) {
+    create(app, NEW_USER).await;
+    let patch = |body: &'static str| {
+        app.client
+            .patch(app.url("/users/1"))
+            .header("content-type", "application/json")
+            .body(body)
+    };
+    let ada = |age: serde_json::Value, name: &str| {
+        json!({"id": 1, "name": name, "email": "ada@example.com", "age": age,
+               "tags": ["math", "code"], "active": true})
+    };
+    // Absent: the age is kept.
+    app.send(patch(r#"{"name":"Ada L."}"#))
+        .await
+        .assert(200, ada(json!(36), "Ada L."));
+    // A value: set.
+    app.send(patch(r#"{"age":37}"#))
+        .await
+        .assert(200, ada(json!(37), "Ada L."));
+    // `null`: cleared, and it stays cleared.
+    app.send(patch(r#"{"age":null}"#))
+        .await
+        .assert(200, ada(json!(null), "Ada L."));
+    app.get("/users/1")
+        .await
+        .assert(200, ada(json!(null), "Ada L."));
+    app.send(patch("{}"))
+        .await
+        .assert(200, ada(json!(null), "Ada L."));
+    // A value again after `null`.
+    app.send(patch(r#"{"age":150}"#))
+        .await
+        .assert(200, ada(json!(150), "Ada L."));
+    // Out of range: the rule applies to a value, with the field's path.
+    app.send(patch(r#"{"age":151}"#)).await.assert(
+        400,
+        json!({"error": "Validation failed",
+               "details": [{"path": ["age"], "message": "must be between 0 and 150"}]}),
+    );
+    // Fields that cannot be cleared refuse `null`, each named, and nothing changes.
+    app.send(patch(r#"{"name":null,"age":null}"#)).await.assert(
+        400,
+        json!({"error": "Validation failed",
+               "details": [{"path": ["name"], "message": "invalid type: null, expected a string"}]}),
+    );
+    app.send(patch(r#"{"email":null,"active":null}"#))
+        .await
+        .assert(
+            400,
+            json!({"error": "Validation failed", "details": [
+                {"path": ["email"], "message": "invalid type: null, expected a string"},
+                {"path": ["active"], "message": "invalid type: null, expected a boolean"},
+            ]}),
+        );
+    app.send(patch(r#"{"tags":null}"#)).await.assert(
+        400,
+        json!({"error": "Validation failed",
+               "details": [{"path": ["tags"], "message": "invalid type: null, expected a sequence"}]}),
+    );
+    app.get("/users/1")
+        .await
+        .assert(200, ada(json!(150), "Ada L."));
+}
+
 pub async fn auth_middleware(app: &TestServer) {
     app.get("/me")
         .await
@@ -461,6 +528,7 @@ on_every_adapter!(
     query_failures,
     params_failures_and_decoding,
     replace_update_delete,
+    patch_is_a_merge_patch,
     auth_middleware,
     auth_runs_before_the_body_is_read,
     middleware_is_an_onion,

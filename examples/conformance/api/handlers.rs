@@ -179,9 +179,8 @@ pub fn api_handlers() -> Vec<AnyHandler> {
                     if let Some(email) = patch.email {
                         user.email = email;
                     }
-                    if patch.age.is_some() {
-                        user.age = patch.age;
-                    }
+                    // `null` clears the age, absent keeps it, a value sets it.
+                    patch.age.apply(&mut user.age);
                     if let Some(tags) = patch.tags {
                         user.tags = tags;
                     }

@@ -1,6 +1,7 @@
 //! The users resource: a CRUD resource with a paged, filtered list.
 
 use pactum::http::StatusCode;
+use pactum::patch::{non_null, Nullable};
 use pactum::schemars::{self, JsonSchema};
 use pactum::validator::{Validate, ValidationError};
 use pactum::{route, Endpoint, NoBody, NoParams, NoQuery, Params};
@@ -51,23 +52,45 @@ pub struct NewUser {
     pub active: bool,
 }
 
-/// The body of `PATCH /users/:id`: every field optional, same rules.
+/// The body of `PATCH /users/:id`, a JSON Merge Patch (RFC 7396): every field optional, with
+/// the rules of `NewUser`. An absent field is left as it is. `age` is cleared by `null`; the
+/// other fields cannot be cleared, and `null` for them is a 400.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, Validate, JsonSchema)]
 pub struct UserPatch {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "non_null",
+        skip_serializing_if = "Option::is_none"
+    )]
+    #[schemars(with = "String")]
     #[validate(length(min = 1, max = 50))]
     pub name: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "non_null",
+        skip_serializing_if = "Option::is_none"
+    )]
+    #[schemars(with = "String")]
     #[validate(email)]
     pub email: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Nullable::is_absent")]
     #[validate(range(min = 0, max = 150))]
-    pub age: Option<u16>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub age: Nullable<u16>,
+    #[serde(
+        default,
+        deserialize_with = "non_null",
+        skip_serializing_if = "Option::is_none"
+    )]
+    #[schemars(with = "Vec<String>")]
     #[validate(length(max = 5), custom(function = "valid_tags"))]
     #[schemars(inner(length(min = 1, max = 20)))]
     pub tags: Option<Vec<String>>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "non_null",
+        skip_serializing_if = "Option::is_none"
+    )]
+    #[schemars(with = "bool")]
     pub active: Option<bool>,
 }
 

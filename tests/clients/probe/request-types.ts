@@ -21,6 +21,13 @@ export const replaceMinimal: JsonBody<paths["/users/{id}"]["put"]> = { name: "An
 // check: PATCH /users/{id} accepts an empty patch
 export const emptyPatch: JsonBody<paths["/users/{id}"]["patch"]> = {};
 
+// check: PATCH /users/{id} accepts null for age (a merge patch: it clears the age)
+export const clearAge: JsonBody<paths["/users/{id}"]["patch"]> = { age: null };
+
+// check: PATCH /users/{id} refuses null for a field that cannot be cleared
+// @ts-expect-error `name` is not nullable
+export const clearName: JsonBody<paths["/users/{id}"]["patch"]> = { name: null };
+
 // check: POST /echo accepts a body without its optional note
 export const echoWithoutNote: JsonBody<paths["/echo"]["post"]> = { items: [{ sku: "a", qty: 1 }] };
 

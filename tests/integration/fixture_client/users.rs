@@ -1,5 +1,6 @@
 //! Rows 1–7: health, and the users' list, create, get, replace, update and delete.
 
+use pactum::patch::Nullable;
 use pactum_client::{Client, Part};
 use serde_json::json;
 
@@ -188,21 +189,68 @@ async fn row_05_replace_user(app: &TestServer) {
     );
 }
 
-/// Row 6, `PATCH /users/:id`: only what is given changes; 404.
+/// Row 6, `PATCH /users/:id`, a merge patch: the typed client sends each state of a
+/// [`Nullable`] field (absent keeps the age, a value sets it, `null` clears it) and only what
+/// is given changes; an out-of-range age never leaves the client, and the server refuses it
+/// too; 404.
 async fn row_06_update_user(app: &TestServer) {
     let api = client(app);
     seed(&api).await;
-    let patched = api
-        .call(&update_user())
-        .params(UserPath { id: 1 })
-        .body(UserPatch {
-            age: Some(37),
-            ..UserPatch::default()
-        })
-        .send()
-        .await
-        .unwrap();
-    assert_eq!((patched.age, patched.name.as_str()), (Some(37), "Ada"));
+    let update = |body: UserPatch| {
+        let api = api.clone();
+        async move {
+            api.call(&update_user())
+                .params(UserPath { id: 1 })
+                .body(body)
+                .send()
+                .await
+        }
+    };
+    let set = update(UserPatch {
+        age: Nullable::Value(37),
+        ..UserPatch::default()
+    })
+    .await
+    .unwrap();
+    assert_eq!((set.age, set.name.as_str()), (Some(37), "Ada"));
+    let kept = update(UserPatch {
+        name: Some("Ada L.".into()),
+        age: Nullable::Absent,
+        ..UserPatch::default()
+    })
+    .await
+    .unwrap();
+    assert_eq!((kept.age, kept.name.as_str()), (Some(37), "Ada L."));
+    let cleared = update(UserPatch {
+        age: Nullable::Null,
+        ..UserPatch::default()
+    })
+    .await
+    .unwrap();
+    assert_eq!((cleared.age, cleared.name.as_str()), (None, "Ada L."));
+    assert_eq!(
+        api.call(&get_user())
+            .params(UserPath { id: 1 })
+            .send()
+            .await
+            .unwrap(),
+        cleared
+    );
+    let unchanged = update(UserPatch::default()).await.unwrap();
+    assert_eq!(unchanged, cleared);
+
+    let out_of_range = update(UserPatch {
+        age: Nullable::Value(151),
+        ..UserPatch::default()
+    })
+    .await
+    .unwrap_err();
+    assert_eq!(out_of_range.validation_part(), Some(Part::Body));
+    assert_eq!(
+        serde_json::to_value(out_of_range.details()).unwrap(),
+        json!([{"path": ["age"], "message": "must be between 0 and 150"}])
+    );
+
     assert_answer(
         &api.call(&update_user())
             .params(UserPath { id: 9 })
