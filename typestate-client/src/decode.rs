@@ -131,7 +131,11 @@ fn decode_events<R: Slot>(
     stream: ByteStream,
     resume: Option<Resume>,
 ) -> Result<Response<R>, Error> {
-    answered(status, headers, R::from_event_source(raw_events(stream, resume)))
+    answered(
+        status,
+        headers,
+        R::from_event_source(raw_events(stream, resume)),
+    )
 }
 
 /// The answer of a value read by its own type (not JSON), or a decode error with its message.

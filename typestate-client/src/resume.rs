@@ -25,8 +25,9 @@ pub(crate) struct Resume {
 }
 
 /// One connection's events, parsed.
-type Parsed =
-    Pin<Box<dyn Stream<Item = Result<eventsource_stream::Event, EventStreamError<BoxError>>> + Send>>;
+type Parsed = Pin<
+    Box<dyn Stream<Item = Result<eventsource_stream::Event, EventStreamError<BoxError>>> + Send>,
+>;
 
 fn parse(bytes: ByteStream) -> Parsed {
     Box::pin(bytes.eventsource())
