@@ -124,15 +124,17 @@ impl<T> Events<T> {
     /// ```
     /// use futures_util::stream;
     /// use pactum::{handler, route, Ctx, Endpoint, sse::Event, sse::Events};
+    /// # #[derive(serde::Serialize, serde::Deserialize, validator::Validate)]
+    /// # struct Tick { n: u32 }
     ///
-    /// let ticks = Endpoint::get(route!("/ticks")).response::<Events<u32>>().build()?;
+    /// let ticks = Endpoint::get(route!("/ticks")).response::<Events<Tick>>().build()?;
     /// let h = handler(ticks, |ctx: Ctx| async move {
     ///     // Ids 1 to 3; resume after the last one the client saw.
     ///     let after: u32 = ctx.last_event_id().and_then(|id| id.parse().ok()).unwrap_or(0);
     ///     if after >= 3 {
     ///         return Ok(Events::finished());
     ///     }
-    ///     let ticks = (after + 1..=3).map(|n| Event::new(n).with_id(n.to_string()));
+    ///     let ticks = (after + 1..=3).map(|n| Event::new(Tick { n }).with_id(n.to_string()));
     ///     Ok(Events::new(stream::iter(ticks)))
     /// });
     /// # Ok::<(), Box<dyn std::error::Error>>(())
