@@ -280,7 +280,7 @@ where
     async fn exchange(
         self,
         default_query: Option<Q>,
-    ) -> Result<(Received, Target, Option<Prepared>), Error> {
+    ) -> Result<(Received, Target, Option<Box<Prepared>>), Error> {
         let Self {
             client,
             endpoint,
@@ -343,8 +343,8 @@ where
             content_type,
             timeout,
         };
-        // A constant per response type: other calls clone nothing.
-        let again = matches!(R::FORMAT, Format::EventStream).then(|| request.clone());
+        // A constant per response type: other calls clone nothing (and carry a null pointer).
+        let again = matches!(R::FORMAT, Format::EventStream).then(|| Box::new(request.clone()));
         match client.execute(request).await {
             Ok(received) => Ok((received, target, again)),
             Err(error) => Err(error.with_url(|| target.url(base))),

@@ -21,7 +21,7 @@ const LAST_EVENT_ID: HeaderName = HeaderName::from_static("last-event-id");
 /// What a stream needs to be resumed: the client, and the request to send again.
 pub(crate) struct Resume {
     pub(crate) client: Client,
-    pub(crate) request: Prepared,
+    pub(crate) request: Box<Prepared>,
 }
 
 /// One connection's events, parsed.
@@ -127,7 +127,7 @@ impl Reading {
         while self.attempts < self.policy.retries() {
             self.attempts += 1;
             tokio::time::sleep(self.delay).await;
-            let mut request = self.resume.request.clone();
+            let mut request = Prepared::clone(&self.resume.request);
             if let Some(id) = &self.last_id {
                 // Any UTF-8 but NUL, CR and LF, which the parser never keeps in an id.
                 let value = HeaderValue::from_bytes(id.as_bytes()).map_err(BoxError::from)?;
