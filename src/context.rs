@@ -150,6 +150,33 @@ impl<P, Q, B> Ctx<P, Q, B> {
         crate::security::api_key_in(&self.headers, header)
     }
 
+    /// The `Last-Event-ID` a reconnecting event-stream client sends: the `id` of the last
+    /// event it received, for a handler answering [`Events`](crate::sse::Events) to resume
+    /// after it (or answer [`Events::finished`](crate::sse::Events::finished) when nothing
+    /// follows it). Read from the headers when asked: a handler that never asks pays nothing.
+    ///
+    /// `None` when the client sent none, or nothing an event id can be: an empty value (an
+    /// `EventSource` sends none then), one that is not UTF-8 or holds a NUL, CR or LF (an
+    /// id the SSE spec's parser never keeps), or the header twice. Such a request is served
+    /// as a fresh one (from the start of the stream), never refused: a browser's
+    /// `EventSource` treats any answer but a 200 stream or a 204 as fatal and stops
+    /// reconnecting. An id is an opaque string: parse it as the handler's own ids are made.
+    ///
+    /// ```
+    /// use pactum::Ctx;
+    ///
+    /// let mut ctx = Ctx::new((), (), ());
+    /// assert_eq!(ctx.last_event_id(), None);
+    /// ctx.headers.insert("last-event-id", "41".parse()?);
+    /// assert_eq!(ctx.last_event_id(), Some("41"));
+    /// let resume_after: u64 = ctx.last_event_id().and_then(|id| id.parse().ok()).unwrap_or(0);
+    /// assert_eq!(resume_after, 41);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn last_event_id(&self) -> Option<&str> {
+        last_event_id_in(&self.headers)
+    }
+
     /// The address of the connection's peer: the client, or the last proxy before this
     /// server. `None` where the adapter has no socket (a socket-free test through
     /// [`Pipeline::handle`](crate::Pipeline::handle), a context made by [`Ctx::new`]), unless
@@ -177,6 +204,18 @@ impl<P, Q, B> Ctx<P, Q, B> {
     pub fn uri(&self) -> &http::Uri {
         self.url.uri()
     }
+}
+
+/// The request's one `Last-Event-ID`, when it is an event id (see [`Ctx::last_event_id`]).
+fn last_event_id_in(headers: &HeaderMap) -> Option<&str> {
+    let mut values = headers.get_all("last-event-id").iter();
+    let value = values.next()?;
+    if values.next().is_some() {
+        return None;
+    }
+    // Not `to_str`: an id may be any UTF-8 but NUL, CR and LF.
+    let id = std::str::from_utf8(value.as_bytes()).ok()?;
+    (!id.is_empty() && !id.contains(['\0', '\r', '\n'])).then_some(id)
 }
 
 /// The status and headers of the response being made, shared between the handler and the
@@ -221,5 +260,40 @@ impl ResponseParts {
     /// A copy of the headers set so far.
     pub fn headers(&self) -> HeaderMap {
         self.with(|p| p.headers.clone())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn with(values: &[&[u8]]) -> HeaderMap {
+        let mut headers = HeaderMap::new();
+        for value in values {
+            let value = HeaderValue::from_bytes(value).expect("a header value");
+            headers.append("last-event-id", value);
+        }
+        headers
+    }
+
+    #[test]
+    fn an_event_id_is_one_utf8_value() {
+        assert_eq!(last_event_id_in(&with(&[])), None);
+        assert_eq!(last_event_id_in(&with(&[b"17"])), Some("17"));
+        assert_eq!(last_event_id_in(&with(&[b"a b:c"])), Some("a b:c"));
+        assert_eq!(
+            last_event_id_in(&with(&["é-7".as_bytes()])),
+            Some("é-7"),
+            "any UTF-8, as the SSE spec's ids are"
+        );
+    }
+
+    #[test]
+    fn what_no_event_id_can_be_is_absent() {
+        assert_eq!(last_event_id_in(&with(&[b""])), None);
+        assert_eq!(last_event_id_in(&with(&[b"\xff\xfe"])), None);
+        assert_eq!(last_event_id_in(&with(&[b"1", b"2"])), None);
+        // `HeaderValue` holds no NUL, CR or LF: the check is for a map built by hand.
+        assert!(HeaderValue::from_bytes(b"a\0b").is_err());
     }
 }

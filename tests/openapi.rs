@@ -694,3 +694,18 @@ fn every_component_is_used_in_each_version() {
         }
     }
 }
+
+/// An event stream lists its 204 (`Events::finished`: nothing after the client's
+/// `Last-Event-ID`), with no body; other operations do not.
+#[test]
+fn an_event_stream_lists_its_204() {
+    let doc = document();
+    let answers = &doc["paths"]["/events"]["get"]["responses"];
+    assert_eq!(
+        answers["204"],
+        json!({"description": "No more events (after `Last-Event-ID`): the client stops reconnecting."})
+    );
+    assert!(doc["paths"]["/hello"]["get"]["responses"]
+        .get("204")
+        .is_none());
+}

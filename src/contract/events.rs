@@ -31,7 +31,10 @@ type Item<T> = Result<Event<T>, BoxError>;
 /// The server writes each event as it comes (its `T`'s `validator` rules checked first), a
 /// keep-alive comment after [`DEFAULT_KEEP_ALIVE`] of silence, and ends the answer when the
 /// stream ends, when the client goes away (the stream is dropped), or when the server shuts
-/// down gracefully (the answer ends cleanly; the stream is dropped). The OpenAPI document
+/// down gracefully (the answer ends cleanly; the stream is dropped). A stream with nothing
+/// more to send is [`Events::finished`]: a `204 No Content`, which tells a reconnecting
+/// client to stop (a resuming handler reads the client's
+/// [`Ctx::last_event_id`](crate::Ctx::last_event_id)). The OpenAPI document
 /// gives `text/event-stream` with `T`'s schema; the typed client hands back an `Events<T>`
 /// that yields the events it reads, decoded and checked.
 ///
@@ -56,8 +59,9 @@ type Item<T> = Result<Event<T>, BoxError>;
 /// ```
 pub struct Events<T> {
     /// In a `Mutex` so that the type is `Sync`, as a contract's types are; the stream is only
-    /// polled through `&mut` (`Mutex::get_mut`), so the lock is never taken.
-    events: Mutex<EventItems<T>>,
+    /// polled through `&mut` (`Mutex::get_mut`), so the lock is never taken. `None`:
+    /// [`Events::finished`].
+    events: Mutex<Option<EventItems<T>>>,
     keep_alive: Option<Duration>,
 }
 
@@ -88,7 +92,7 @@ impl<T: Send + 'static> Events<T> {
 
     fn from_results<S: Stream<Item = Item<T>> + Send + 'static>(stream: S) -> Self {
         Self {
-            events: Mutex::new(Box::pin(stream)),
+            events: Mutex::new(Some(Box::pin(stream))),
             keep_alive: Some(DEFAULT_KEEP_ALIVE),
         }
     }
@@ -110,6 +114,39 @@ impl<T: Send + 'static> Events<T> {
     }
 }
 
+impl<T> Events<T> {
+    /// No more events: the server answers `204 No Content` with no body, the SSE spec's way
+    /// of telling a client (a browser's `EventSource`, pactum's typed client) to stop
+    /// reconnecting. For a handler that resumes after the client's
+    /// [`Last-Event-ID`](crate::Ctx::last_event_id) and has nothing after it. As a stream
+    /// (what the typed client hands back for a 204), it yields nothing.
+    ///
+    /// ```
+    /// use futures_util::stream;
+    /// use pactum::{handler, route, Ctx, Endpoint, sse::Event, sse::Events};
+    /// # #[derive(serde::Serialize, serde::Deserialize, validator::Validate)]
+    /// # struct Tick { n: u32 }
+    ///
+    /// let ticks = Endpoint::get(route!("/ticks")).response::<Events<Tick>>().build()?;
+    /// let h = handler(ticks, |ctx: Ctx| async move {
+    ///     // Ids 1 to 3; resume after the last one the client saw.
+    ///     let after: u32 = ctx.last_event_id().and_then(|id| id.parse().ok()).unwrap_or(0);
+    ///     if after >= 3 {
+    ///         return Ok(Events::finished());
+    ///     }
+    ///     let ticks = (after + 1..=3).map(|n| Event::new(Tick { n }).with_id(n.to_string()));
+    ///     Ok(Events::new(stream::iter(ticks)))
+    /// });
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn finished() -> Self {
+        Self {
+            events: Mutex::new(None),
+            keep_alive: None,
+        }
+    }
+}
+
 impl<T> Stream for Events<T> {
     type Item = Item<T>;
 
@@ -119,13 +156,21 @@ impl<T> Stream for Events<T> {
             .events
             .get_mut()
             .unwrap_or_else(PoisonError::into_inner);
-        events.as_mut().poll_next(cx)
+        match events {
+            Some(events) => events.as_mut().poll_next(cx),
+            None => Poll::Ready(None),
+        }
     }
 }
 
 impl<T> fmt::Debug for Events<T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let finished = match self.events.lock() {
+            Ok(events) => events.is_none(),
+            Err(poisoned) => poisoned.get_ref().is_none(),
+        };
         f.debug_struct("Events")
+            .field("finished", &finished)
             .field("keep_alive", &self.keep_alive)
             .finish_non_exhaustive()
     }
@@ -202,7 +247,7 @@ impl<T: Slot> Slot for Events<T> {
         let events = self
             .events
             .into_inner()
-            .unwrap_or_else(PoisonError::into_inner);
+            .unwrap_or_else(PoisonError::into_inner)?;
         Some(writer.events(events, self.keep_alive))
     }
 

@@ -112,7 +112,8 @@ pub trait Slot: Serialize + DeserializeOwned + Send + Sync + 'static {
     }
 
     /// The streamed body of a [`Format::EventStream`] answer, written by the pipeline's
-    /// `writer` (never called for another format).
+    /// `writer` (never called for another format); `None`: no body, a `204 No Content`
+    /// ([`Events::finished`](crate::sse::Events::finished)).
     #[doc(hidden)]
     fn write_stream<W: StreamWriter>(self, writer: W) -> Option<W::Body> {
         drop(writer);

@@ -69,12 +69,22 @@ pub(super) fn respond<R: Slot>(
 }
 
 /// The answer of a streamed response type ([`Events`](crate::sse::Events)): its body, sent as the
-/// stream makes it, ended early if the server shuts down; headers the handler set win.
+/// stream makes it, ended early if the server shuts down; headers the handler set win. A
+/// stream with nothing more ([`Events::finished`](crate::sse::Events::finished)) is a 204 with
+/// no body.
 pub(super) fn respond_streamed<R: Slot>(spec: &EndpointSpec, value: R, parts: &mut PipelineParts) -> Response {
     let parts = parts.take();
+    let Some(body) = value.write_stream(EventsWriter) else {
+        let mut response = http::Response::new(ResponseBody::empty());
+        *response.status_mut() = StatusCode::NO_CONTENT;
+        if let Some(parts) = parts.filter(|parts| !parts.headers.is_empty()) {
+            response.headers_mut().extend(parts.headers);
+        }
+        return response;
+    };
     let ends = EndsOnShutdown::default();
     let mut response = http::Response::new(ResponseBody::streamed(EndingOnShutdown {
-        body: value.write_stream(EventsWriter).unwrap_or_default(),
+        body,
         ends: ends.clone(),
     }));
     *response.status_mut() = parts

@@ -131,6 +131,11 @@ impl Entry {
             }
         }
         answers.insert(success.as_str().to_owned(), (ok, None));
+        if self.spec.format == Format::EventStream {
+            // `Events::finished`: nothing after the client's `Last-Event-ID`.
+            let done = "No more events (after `Last-Event-ID`): the client stops reconnecting.";
+            answers.insert("204".to_owned(), (json!({ "description": done }), None));
+        }
         let has_input = self.params.is_some() || self.query.is_some() || self.body.is_some();
         let has_params = self.spec.route.param_names().next().is_some();
         let has_body = self.body.is_some();

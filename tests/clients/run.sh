@@ -7,6 +7,8 @@
 #     generated types force on a client);
 #   - Python `requests` (requests_check.py): list filters with percent-encoded brackets, missing
 #     fields named by their path, catch-all segments that try to climb out.
+#   - Resumable event streams (sse/): npm `eventsource` and Python httpx-sse read GET /events
+#     with the SSE spec's reconnection (Last-Event-ID, stop on 204): each event exactly once.
 #
 # The document checked by tools that read it (issue 30):
 #   - openapi-core (openapi_core_check.py): every documented operation, the event stream and an
@@ -203,6 +205,30 @@ for adapter in "${ADAPTERS[@]}"; do
     doc_pass_before=$DOC_PASS doc_fail_before=$DOC_FAIL
     document_tools "$adapter" "$dir"
     SUMMARY+=("$adapter: openapi-core and prism $((DOC_PASS - doc_pass_before)) passed, $((DOC_FAIL - doc_fail_before)) failed")
+    # --- resumable event streams: npm eventsource, Python httpx-sse (tests/clients/sse/) ------
+    # eventsource resolves from the installed node_modules: the check runs from beside them.
+    say "$adapter: event streams resumed with Last-Event-ID (npm eventsource, Python httpx-sse)"
+    cp "$HERE/sse/eventsource_check.mjs" "$build/"
+    status=0
+    (cd "$build" && timeout 60 node eventsource_check.mjs "$BASE") 2>&1 | tee "$dir/eventsource.log" || status=$?
+    es_line=$(grep -E '^node eventsource: [0-9]+ passed, [0-9]+ failed$' "$dir/eventsource.log" | tail -1 || true)
+    es_pass=$(echo "$es_line" | awk '{ print $3 + 0 }')
+    es_fail=$(echo "$es_line" | awk '{ print $5 + 0 }')
+    if [ "$status" -ne 0 ] && [ "$es_fail" -eq 0 ]; then
+        PROBLEMS+=("$adapter: eventsource_check.mjs exit $status with no failed check")
+    fi
+    status=0
+    PYTHONDONTWRITEBYTECODE=1 timeout 60 "$VENV/bin/python" "$HERE/sse/httpx_sse_check.py" "$BASE" 2>&1 | tee "$dir/httpx-sse.log" || status=$?
+    hs_line=$(grep -E '^python httpx-sse: [0-9]+ passed, [0-9]+ failed$' "$dir/httpx-sse.log" | tail -1 || true)
+    hs_pass=$(echo "$hs_line" | awk '{ print $3 + 0 }')
+    hs_fail=$(echo "$hs_line" | awk '{ print $5 + 0 }')
+    if [ "$status" -ne 0 ] && [ "$hs_fail" -eq 0 ]; then
+        PROBLEMS+=("$adapter: httpx_sse_check.py exit $status with no failed check")
+    fi
+    PASSED=$((PASSED + es_pass + hs_pass))
+    FAILED=$((FAILED + es_fail + hs_fail))
+    SUMMARY+=("$adapter: event streams: npm eventsource $es_pass passed, $es_fail failed; httpx-sse $hs_pass passed, $hs_fail failed")
+    # --- end of resumable event streams --------------------------------------------------------
 
     if ! kill -0 "$SERVER_PID" 2>/dev/null; then
         PROBLEMS+=("$adapter: the fixture died (target/clients/$adapter/server.log)")

@@ -26,6 +26,7 @@ mod mutations;
 mod pipeline_settings;
 mod protocol_rules;
 mod raw;
+mod resume;
 mod robustness;
 mod route_spellings;
 mod security;

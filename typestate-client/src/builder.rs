@@ -18,6 +18,7 @@ use crate::client::IN_PROCESS_BASE;
 use crate::client::{Client, Inner, Transport, DEFAULT_TIMEOUT};
 use crate::credentials::Credentials;
 use crate::error::Error;
+use crate::reconnect::Reconnect;
 #[cfg(feature = "rustls")]
 use crate::tls;
 use crate::url::IntoBaseUrl;
@@ -76,6 +77,7 @@ pub struct ClientBuilder {
     headers: HeaderMap,
     credentials: Credentials,
     timeout: Option<Duration>,
+    reconnect: Reconnect,
     roots: Roots,
     configure: Option<ConfigureReqwest>,
     error: Option<Error>,
@@ -99,6 +101,7 @@ impl fmt::Debug for ClientBuilder {
             .field("default_headers", &self.headers)
             .field("credentials", &self.credentials)
             .field("timeout", &self.timeout)
+            .field("reconnect", &self.reconnect)
             .field("extra_roots", &self.roots.len())
             .field("configure_reqwest", &self.configure.is_some())
             .finish_non_exhaustive()
@@ -122,6 +125,7 @@ impl ClientBuilder {
             headers: HeaderMap::new(),
             credentials: Credentials::default(),
             timeout: Some(DEFAULT_TIMEOUT),
+            reconnect: Reconnect::new(),
             roots: Vec::new(),
             configure: None,
             error: None,
@@ -283,6 +287,26 @@ impl ClientBuilder {
         self
     }
 
+    /// How an event stream ([`Events`](pactum::sse::Events)) whose connection breaks is
+    /// resumed, with the `Last-Event-ID` of the last event received (default
+    /// [`Reconnect::new`]: 3 attempts in a row, 1 s apart unless the server sends `retry:`;
+    /// [`Reconnect::never`] for none). See [`Reconnect`].
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use pactum_client::{Client, Reconnect};
+    ///
+    /// let client = Client::builder()
+    ///     .base_url("http://localhost:3000")
+    ///     .reconnect(Reconnect::new().with_delay(Duration::from_millis(100)))
+    ///     .build()?;
+    /// # Ok::<(), pactum_client::Error>(())
+    /// ```
+    pub fn reconnect(mut self, policy: Reconnect) -> Self {
+        self.reconnect = policy;
+        self
+    }
+
     /// Trusts the certificate authorities of a PEM bundle, on top of the system's roots: for a
     /// server whose certificate comes from a private CA. Not combinable with
     /// [`reqwest_client`](ClientBuilder::reqwest_client) (add the CA to that client instead).
@@ -379,6 +403,7 @@ impl ClientBuilder {
                 headers: crate::client::with_defaults(self.headers),
                 credentials: self.credentials,
                 timeout: self.timeout,
+                reconnect: self.reconnect,
             }),
         })
     }

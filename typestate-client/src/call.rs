@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use http::header::{HeaderName, HeaderValue};
 use http::HeaderMap;
-use pactum::contract::BodyKind;
+use pactum::contract::{BodyKind, Format};
 use pactum::{
     contract::state::Presence, contract::Slot, error::Detail, error::ErrorAnswer, error::NoErrors,
     Endpoint,
@@ -17,6 +17,7 @@ use crate::client::Client;
 use crate::credentials::Credentials;
 use crate::decode::{decode, Response};
 use crate::error::{Error, Part};
+use crate::resume::Resume;
 use crate::state::{
     BodyNotGiven, BodyReady, Given, HasBody, HasParams, HasQuery, ParamsNotGiven, ParamsReady,
     Provided, QueryNotGiven, QueryReady,
@@ -262,15 +263,24 @@ where
     /// `default_query` is sent when no query was given.
     async fn send_inner(self, default_query: Option<Q>) -> Result<Response<R>, Error<E>> {
         let base = self.client.base_url();
-        let (received, target) = self.exchange(default_query).await.map_err(Error::typed)?;
+        let client = self.client;
+        let (received, target, again) = self.exchange(default_query).await.map_err(Error::typed)?;
         if let Some(declared) = Error::of_declared(received.status, &received.body) {
             return Err(declared.with_url(|| target.url(base)));
         }
-        decode(received).map_err(|e| e.with_url(|| target.url(base)).typed())
+        let resume = again.map(|request| Resume {
+            client: client.clone(),
+            request,
+        });
+        decode(received, resume).map_err(|e| e.with_url(|| target.url(base)).typed())
     }
 
-    /// Validates, encodes and sends the call: the answer, and where it went.
-    async fn exchange(self, default_query: Option<Q>) -> Result<(Received, Target), Error> {
+    /// Validates, encodes and sends the call: the answer, where it went, and, for an event
+    /// stream, the request to send again to resume it.
+    async fn exchange(
+        self,
+        default_query: Option<Q>,
+    ) -> Result<(Received, Target, Option<Box<Prepared>>), Error> {
         let Self {
             client,
             endpoint,
@@ -333,8 +343,10 @@ where
             content_type,
             timeout,
         };
+        // A constant per response type: other calls clone nothing (and carry a null pointer).
+        let again = matches!(R::FORMAT, Format::EventStream).then(|| Box::new(request.clone()));
         match client.execute(request).await {
-            Ok(received) => Ok((received, target)),
+            Ok(received) => Ok((received, target, again)),
             Err(error) => Err(error.with_url(|| target.url(base))),
         }
     }

@@ -14,6 +14,7 @@ use url::Url;
 
 use crate::credentials::Credentials;
 use crate::error::Error;
+use crate::reconnect::Reconnect;
 #[cfg(feature = "in-process")]
 use crate::transport::send_in_process;
 use crate::transport::{send_http, Prepared, Received};
@@ -52,6 +53,8 @@ pub(crate) struct Inner {
     /// Attached only to calls whose contract declares their scheme.
     pub(crate) credentials: Credentials,
     pub(crate) timeout: Option<Duration>,
+    /// How a broken event stream is resumed.
+    pub(crate) reconnect: Reconnect,
 }
 
 pub(crate) enum Transport {
@@ -72,6 +75,7 @@ impl fmt::Debug for Client {
             .field("transport", &transport)
             .field("default_headers", &self.inner.headers)
             .field("timeout", &self.inner.timeout)
+            .field("reconnect", &self.inner.reconnect)
             .finish()
     }
 }
@@ -113,6 +117,7 @@ impl Client {
                 headers: with_defaults(HeaderMap::new()),
                 credentials: Credentials::default(),
                 timeout: Some(DEFAULT_TIMEOUT),
+                reconnect: Reconnect::new(),
             }),
         }
     }

@@ -1,16 +1,15 @@
 //! Turning an answer into the contract's response value, or the error it stands for.
 
 use bytes::Bytes;
-use eventsource_stream::Eventsource;
-use futures_util::StreamExt;
 use http::header::{CONTENT_TYPE, LOCATION};
 use http::{HeaderMap, StatusCode};
 use pactum::{
     contract::state::Presence, contract::Format, contract::RawAnswer, contract::Slot,
-    error::BoxError, error::Detail, error::ErrorBody, sse::RawEvent,
+    error::Detail, error::ErrorBody,
 };
 
 use crate::error::{Error, Part};
+use crate::resume::{raw_events, Resume};
 use crate::transport::{ByteStream, Received, ReceivedBody};
 
 /// A decoded answer with its status and headers. Returned by [`Call::send_full`](crate::Call::send_full).
@@ -48,8 +47,13 @@ impl<R> Response<R> {
     }
 }
 
-/// Turns an answer into the response value or the error it stands for.
-pub(crate) fn decode<R: Slot>(received: Received) -> Result<Response<R>, Error> {
+/// Turns an answer into the response value or the error it stands for. `resume`: how an
+/// event stream is sent again after its connection breaks (an [`Events`](pactum::sse::Events)
+/// contract's call).
+pub(crate) fn decode<R: Slot>(
+    received: Received,
+    resume: Option<Resume>,
+) -> Result<Response<R>, Error> {
     let Received {
         status,
         headers,
@@ -57,9 +61,14 @@ pub(crate) fn decode<R: Slot>(received: Received) -> Result<Response<R>, Error> 
     } = received;
     let body = match body {
         ReceivedBody::Whole(bytes) => bytes,
-        ReceivedBody::Streamed(stream) => return decode_events(status, headers, stream),
+        ReceivedBody::Streamed(stream) => return decode_events(status, headers, stream, resume),
     };
     if !matches!(R::FORMAT, Format::Json) {
+        if matches!(R::FORMAT, Format::EventStream) && status == StatusCode::NO_CONTENT {
+            // Nothing more (the server's `Events::finished`): a stream that yields nothing.
+            let none = futures_util::stream::empty();
+            return answered(status, headers, R::from_event_source(Box::pin(none)));
+        }
         return decode_raw(status, headers, body);
     }
     if !status.is_success() {
@@ -114,23 +123,19 @@ fn decode_raw<R: Slot>(
 }
 
 /// A 2xx `text/event-stream` answer: the contract's [`Events`](pactum::sse::Events), yielding
-/// each event as it is read, parsed by `eventsource-stream`, its data decoded and checked.
+/// each event as it is read, parsed by `eventsource-stream`, its data decoded and checked;
+/// resumed after a broken connection when `resume` is given ([`Reconnect`](crate::Reconnect)).
 fn decode_events<R: Slot>(
     status: StatusCode,
     headers: HeaderMap,
     stream: ByteStream,
+    resume: Option<Resume>,
 ) -> Result<Response<R>, Error> {
-    let raw_events = stream.eventsource().map(|read| {
-        read.map(|event| RawEvent {
-            id: Some(event.id).filter(|id| !id.is_empty()),
-            // The type every event has when it names none.
-            name: Some(event.event).filter(|name| name != "message"),
-            data: event.data,
-            retry: event.retry,
-        })
-        .map_err(|e| BoxError::from(format!("the event stream broke: {e}")))
-    });
-    answered(status, headers, R::from_event_source(Box::pin(raw_events)))
+    answered(
+        status,
+        headers,
+        R::from_event_source(raw_events(stream, resume)),
+    )
 }
 
 /// The answer of a value read by its own type (not JSON), or a decode error with its message.

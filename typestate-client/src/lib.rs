@@ -136,6 +136,8 @@ mod declared;
 mod decode;
 mod error;
 mod part;
+mod reconnect;
+mod resume;
 pub mod state;
 #[cfg(feature = "rustls")]
 mod tls;
@@ -147,6 +149,7 @@ pub use call::Call;
 pub use client::{Client, DEFAULT_TIMEOUT};
 pub use decode::Response;
 pub use error::{Error, Part};
+pub use reconnect::Reconnect;
 pub use url::IntoBaseUrl;
 
 #[cfg(feature = "rustls")]

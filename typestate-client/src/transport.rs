@@ -21,7 +21,9 @@ use url::Url;
 
 use crate::error::Error;
 
-/// A request ready to go: everything validated and encoded.
+/// A request ready to go: everything validated and encoded. Cloned only to send it again
+/// (an event stream resumed: [`Reconnect`](crate::Reconnect)).
+#[derive(Clone)]
 pub(crate) struct Prepared {
     pub(crate) method: Method,
     pub(crate) url: Url,
