@@ -86,20 +86,32 @@ stop_prism() {
     fi
     PRISM_PID=
 }
+# Runs one check (CMD...) with its output in LOG, shows its lines that are not `ok`, and reads
+# its last line, `LABEL: N passed, M failed`, into CHECK_PASS and CHECK_FAIL. A check that
+# exits non-zero with no failure counted is added to PROBLEMS.
+run_check() {
+    local label=$1 log=$2 status=0 line
+    shift 2
+    PYTHONDONTWRITEBYTECODE=1 timeout 60 "$@" >"$log" 2>&1 || status=$?
+    grep -v '^ok ' "$log" || true
+    line=$(grep -E "^$label: [0-9]+ passed, [0-9]+ failed\$" "$log" | tail -1 || true)
+    CHECK_PASS=0 CHECK_FAIL=0
+    if [ -n "$line" ]; then
+        CHECK_PASS=$(echo "$line" | awk '{ print $(NF-3) + 0 }')
+        CHECK_FAIL=$(echo "$line" | awk '{ print $(NF-1) + 0 }')
+    fi
+    if [ "$status" -ne 0 ] && [ "$CHECK_FAIL" -eq 0 ]; then
+        PROBLEMS+=("$label: exit $status with no failed check (${log#"$ROOT/"})")
+    fi
+}
+
 # Runs openapi-core, then prism, against the fixture at $BASE; logs to DIR. Adds to DOC_PASS,
 # DOC_FAIL and PROBLEMS.
 document_tools() {
-    local adapter=$1 dir=$2 status line port prism_url
+    local adapter=$1 dir=$2 port prism_url
     say "$adapter: openapi-core validates real answers against $BASE/openapi.json"
-    status=0
-    PYTHONDONTWRITEBYTECODE=1 timeout 60 "$VENV/bin/python" "$HERE/openapi_core_check.py" "$BASE" >"$dir/openapi-core.log" 2>&1 || status=$?
-    grep -v '^ok ' "$dir/openapi-core.log" || true
-    line=$(grep -E '^openapi-core: [0-9]+ passed, [0-9]+ failed$' "$dir/openapi-core.log" | tail -1 || true)
-    DOC_PASS=$((DOC_PASS + $(echo "$line" | awk '{ print $2 + 0 }')))
-    DOC_FAIL=$((DOC_FAIL + $(echo "$line" | awk '{ print $4 + 0 }')))
-    if [ "$status" -ne 0 ] && [ -z "$line" ]; then
-        PROBLEMS+=("$adapter: openapi_core_check.py exit $status (target/clients/$adapter/openapi-core.log)")
-    fi
+    run_check openapi-core "$dir/openapi-core.log" "$VENV/bin/python" "$HERE/openapi_core_check.py" "$BASE"
+    DOC_PASS=$((DOC_PASS + CHECK_PASS)) DOC_FAIL=$((DOC_FAIL + CHECK_FAIL))
 
     say "$adapter: prism proxy --errors in front of the fixture"
     port=$("$VENV/bin/python" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
@@ -120,15 +132,8 @@ PY
         stop_prism
         return
     fi
-    status=0
-    PYTHONDONTWRITEBYTECODE=1 timeout 60 "$VENV/bin/python" "$HERE/prism_check.py" "$prism_url" >"$dir/prism-check.log" 2>&1 || status=$?
-    grep -v '^ok ' "$dir/prism-check.log" || true
-    line=$(grep -E '^prism: [0-9]+ passed, [0-9]+ failed$' "$dir/prism-check.log" | tail -1 || true)
-    DOC_PASS=$((DOC_PASS + $(echo "$line" | awk '{ print $2 + 0 }')))
-    DOC_FAIL=$((DOC_FAIL + $(echo "$line" | awk '{ print $4 + 0 }')))
-    if [ "$status" -ne 0 ] && [ -z "$line" ]; then
-        PROBLEMS+=("$adapter: prism_check.py exit $status (target/clients/$adapter/prism-check.log)")
-    fi
+    run_check prism "$dir/prism-check.log" "$VENV/bin/python" "$HERE/prism_check.py" "$prism_url"
+    DOC_PASS=$((DOC_PASS + CHECK_PASS)) DOC_FAIL=$((DOC_FAIL + CHECK_FAIL))
     stop_prism
 }
 DOC_PASS=0
@@ -209,22 +214,10 @@ for adapter in "${ADAPTERS[@]}"; do
     # eventsource resolves from the installed node_modules: the check runs from beside them.
     say "$adapter: event streams resumed with Last-Event-ID (npm eventsource, Python httpx-sse)"
     cp "$HERE/sse/eventsource_check.mjs" "$build/"
-    status=0
-    (cd "$build" && timeout 60 node eventsource_check.mjs "$BASE") 2>&1 | tee "$dir/eventsource.log" || status=$?
-    es_line=$(grep -E '^node eventsource: [0-9]+ passed, [0-9]+ failed$' "$dir/eventsource.log" | tail -1 || true)
-    es_pass=$(echo "$es_line" | awk '{ print $3 + 0 }')
-    es_fail=$(echo "$es_line" | awk '{ print $5 + 0 }')
-    if [ "$status" -ne 0 ] && [ "$es_fail" -eq 0 ]; then
-        PROBLEMS+=("$adapter: eventsource_check.mjs exit $status with no failed check")
-    fi
-    status=0
-    PYTHONDONTWRITEBYTECODE=1 timeout 60 "$VENV/bin/python" "$HERE/sse/httpx_sse_check.py" "$BASE" 2>&1 | tee "$dir/httpx-sse.log" || status=$?
-    hs_line=$(grep -E '^python httpx-sse: [0-9]+ passed, [0-9]+ failed$' "$dir/httpx-sse.log" | tail -1 || true)
-    hs_pass=$(echo "$hs_line" | awk '{ print $3 + 0 }')
-    hs_fail=$(echo "$hs_line" | awk '{ print $5 + 0 }')
-    if [ "$status" -ne 0 ] && [ "$hs_fail" -eq 0 ]; then
-        PROBLEMS+=("$adapter: httpx_sse_check.py exit $status with no failed check")
-    fi
+    run_check "node eventsource" "$dir/eventsource.log" env -C "$build" node eventsource_check.mjs "$BASE"
+    es_pass=$CHECK_PASS es_fail=$CHECK_FAIL
+    run_check "python httpx-sse" "$dir/httpx-sse.log" "$VENV/bin/python" "$HERE/sse/httpx_sse_check.py" "$BASE"
+    hs_pass=$CHECK_PASS hs_fail=$CHECK_FAIL
     PASSED=$((PASSED + es_pass + hs_pass))
     FAILED=$((FAILED + es_fail + hs_fail))
     SUMMARY+=("$adapter: event streams: npm eventsource $es_pass passed, $es_fail failed; httpx-sse $hs_pass passed, $hs_fail failed")
