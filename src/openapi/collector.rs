@@ -9,6 +9,7 @@ use serde_json::{json, Map, Value};
 use super::entry::Entry;
 use super::paths::openapi_path;
 use super::pipeline_errors::standard_responses;
+use super::refs::refs_to;
 use super::{schema, Document, OpenApiVersion, Operation};
 use crate::contract::{Endpoint, Slot};
 use crate::error::{ErrorAnswer, ErrorBody};
@@ -308,7 +309,7 @@ impl OpenApi {
         let mut responses = standard_responses(&error_body);
         if let Value::Object(standard) = &mut responses {
             let mut used = BTreeSet::new();
-            response_refs(&paths, &mut used);
+            refs_to(&paths, "#/components/responses/", &mut used);
             standard.retain(|name, _| used.contains(name));
         }
         components.insert("responses".to_owned(), responses);
@@ -368,23 +369,5 @@ impl OpenApi {
             }
         }
         Document::new(Value::Object(doc))
-    }
-}
-
-/// The names of the response components that `value` references.
-fn response_refs(value: &Value, names: &mut BTreeSet<String>) {
-    match value {
-        Value::Object(object) => {
-            if let Some(name) = object
-                .get("$ref")
-                .and_then(Value::as_str)
-                .and_then(|at| at.strip_prefix("#/components/responses/"))
-            {
-                names.insert(name.to_owned());
-            }
-            object.values().for_each(|v| response_refs(v, names));
-        }
-        Value::Array(items) => items.iter().for_each(|v| response_refs(v, names)),
-        _ => {}
     }
 }

@@ -9,6 +9,7 @@ mod entry;
 mod operation;
 mod paths;
 mod pipeline_errors;
+mod refs;
 mod schema;
 mod served;
 mod version;

@@ -5,6 +5,7 @@ use std::collections::BTreeSet;
 
 use serde_json::{json, Map, Value};
 
+use super::refs::refs_to;
 use super::schema::{to_openapi3, SCHEMAS};
 
 /// The OpenAPI version a document is written in: [`OpenApi::openapi_version`](super::OpenApi::openapi_version).
@@ -245,10 +246,12 @@ fn drop_unreferenced_schemas(doc: &mut Map<String, Value>) {
     };
     let mut reached = BTreeSet::new();
     let mut pending = Vec::new();
-    collect_refs(&Value::Object(doc.clone()), &mut pending);
+    // The schemas are out of `doc` now: what it references is what the rest uses.
+    doc.values()
+        .for_each(|part| refs_to(part, SCHEMAS, &mut pending));
     while let Some(name) = pending.pop() {
         if let (true, Some(schema)) = (reached.insert(name.clone()), schemas.get(&name)) {
-            collect_refs(schema, &mut pending);
+            refs_to(schema, SCHEMAS, &mut pending);
         }
     }
     let kept = schemas
@@ -257,22 +260,5 @@ fn drop_unreferenced_schemas(doc: &mut Map<String, Value>) {
         .collect();
     if let Some(Value::Object(components)) = doc.get_mut("components") {
         components.insert("schemas".to_owned(), Value::Object(kept));
-    }
-}
-
-fn collect_refs(value: &Value, names: &mut Vec<String>) {
-    match value {
-        Value::Object(object) => {
-            if let Some(name) = object
-                .get("$ref")
-                .and_then(Value::as_str)
-                .and_then(|r| r.strip_prefix(SCHEMAS))
-            {
-                names.push(name.to_owned());
-            }
-            object.values().for_each(|v| collect_refs(v, names));
-        }
-        Value::Array(items) => items.iter().for_each(|v| collect_refs(v, names)),
-        _ => {}
     }
 }
