@@ -61,15 +61,16 @@ pub enum Rejection {
     /// Logged at `warn`, at most once a second.
     RequestTimeout,
     /// 400 `Bad request`: the native server could not parse the request head (request line,
-    /// header bytes, `Content-Length`, `Transfer-Encoding`); answered by the connection, before
-    /// routing, and the connection closed.
+    /// header bytes, `Content-Length`, `Transfer-Encoding`), or an HTTP/1 request does not have
+    /// exactly one valid `Host` (RFC 9112 §3.2); answered by the connection, before routing,
+    /// and the connection closed.
     MalformedRequest,
     /// 414 `URI too long`: the request target is longer than the native server parses (64 KiB,
     /// so only with a larger `max_head_bytes`); answered by the connection, before routing.
     UriTooLong,
     /// 431 `Request header fields too large`: the request head is over the native server's
-    /// `max_head_bytes` or has more than `max_headers` headers; answered by the connection,
-    /// before routing.
+    /// `max_head_bytes` or has more than `max_headers` headers (HTTP/1.1 and HTTP/2);
+    /// answered by the connection, before routing.
     HeadTooLarge,
     /// 400 `Invalid request URI`: the request target is not a URI; answered by an adapter that
     /// receives the target as text (the warp adapter), before routing.

@@ -4,6 +4,7 @@ mod builders;
 mod conn;
 mod error_answers;
 mod options;
+mod refusable;
 mod run;
 mod servable;
 mod serve;

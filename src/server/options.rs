@@ -184,10 +184,12 @@ impl ServerOptions {
         self
     }
 
-    /// The most headers an HTTP/1.1 request may carry; more get 431. Default 100.
+    /// The most headers a request may carry; more get 431. Default 100.
     ///
-    /// hyper's HTTP/2 server does not count header fields: there the head size limit
-    /// ([`max_head_bytes`](Self::max_head_bytes)) bounds a request's headers.
+    /// hyper's HTTP/1 parser counts them (every header line, `Host` included); over HTTP/2,
+    /// which hyper does not count, the connection counts the header fields (pseudo-headers
+    /// such as `:path` aside) before the service is called, and answers 431 with the error
+    /// body on that stream alone.
     ///
     /// Up to 100 (hyper's own limit) the headers are parsed on the stack. A larger value costs
     /// every HTTP/1 request two allocations: hyper allocates its header arrays for each

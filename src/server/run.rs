@@ -228,6 +228,7 @@ async fn accept_loop<M: PerConnection>(
             shutdown: Arc::clone(&shutdown),
             on_client_error: options.on_client_error.clone(),
             answers: answers.clone(),
+            max_headers: options.max_headers,
         };
         #[cfg(feature = "tls")]
         let acceptor = tls.clone();

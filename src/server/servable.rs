@@ -4,15 +4,20 @@
 use std::net::SocketAddr;
 use std::task::{Context, Poll};
 
+use bytes::Bytes;
 use hyper::body::Incoming;
 
+use super::refusable::{Refusable, RefusableAnswer};
 use super::service::PactumService;
 use crate::error::BoxError;
 use crate::request::PeerAddr;
+use crate::response::ResponseBody;
 
 /// A `tower::Service` the native server can run ([`serve_service`](crate::server::serve_service)): what hyper needs of a
 /// service, spelled once. Implemented for every service of `http::Request<Incoming>` whose
-/// response body, future and error can cross threads.
+/// response body, future and error can cross threads, and whose body's chunks can be made
+/// from [`Bytes`] (the connection answers a request that breaks an HTTP rule itself, in the
+/// service's body type: every body of hyper, axum, warp and tower-http does).
 pub trait Servable:
     tower_service::Service<
         http::Request<Incoming>,
@@ -25,7 +30,7 @@ pub trait Servable:
     + 'static
 {
     /// The response body.
-    type Body: http_body::Body<Data: Send, Error: Into<BoxError>> + Send + 'static;
+    type Body: http_body::Body<Data: Send + From<Bytes>, Error: Into<BoxError>> + Send + 'static;
 }
 
 impl<S, B> Servable for S
@@ -38,7 +43,7 @@ where
     S::Future: Send + 'static,
     S::Error: Into<BoxError>,
     B: http_body::Body + Send + 'static,
-    B::Data: Send,
+    B::Data: Send + From<Bytes>,
     B::Error: Into<BoxError>,
 {
     type Body = B;
@@ -55,6 +60,10 @@ pub(super) trait CallShared: Servable {
         &self,
         request: http::Request<Incoming>,
     ) -> Result<Self::Future, http::Request<Incoming>>;
+
+    /// The connection's answer to a request it refuses (`conn/request_rules.rs`), in this
+    /// service's body type.
+    fn refusal(head: http::response::Parts, body: Bytes) -> http::Response<Self::Body>;
 }
 
 impl CallShared for PactumService {
@@ -65,6 +74,10 @@ impl CallShared for PactumService {
     ) -> Result<Self::Future, http::Request<Incoming>> {
         Ok(self.respond(request))
     }
+
+    fn refusal(head: http::response::Parts, body: Bytes) -> http::Response<ResponseBody> {
+        http::Response::from_parts(head, ResponseBody::from(body))
+    }
 }
 
 impl<S: Servable> CallShared for WithPeer<S> {
@@ -74,6 +87,10 @@ impl<S: Servable> CallShared for WithPeer<S> {
         request: http::Request<Incoming>,
     ) -> Result<Self::Future, http::Request<Incoming>> {
         Err(request)
+    }
+
+    fn refusal(head: http::response::Parts, body: Bytes) -> http::Response<Self::Body> {
+        http::Response::from_parts(head, Refusable::refusal(body))
     }
 }
 
@@ -120,16 +137,16 @@ pub(super) struct WithPeer<S> {
 }
 
 impl<S: Servable> tower_service::Service<http::Request<Incoming>> for WithPeer<S> {
-    type Response = S::Response;
+    type Response = http::Response<Refusable<S::Body>>;
     type Error = S::Error;
-    type Future = S::Future;
+    type Future = RefusableAnswer<S::Future>;
 
     fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), S::Error>> {
         self.service.poll_ready(cx)
     }
 
-    fn call(&mut self, mut request: http::Request<Incoming>) -> S::Future {
+    fn call(&mut self, mut request: http::Request<Incoming>) -> Self::Future {
         request.extensions_mut().insert(self.peer);
-        self.service.call(request)
+        RefusableAnswer::new(self.service.call(request))
     }
 }

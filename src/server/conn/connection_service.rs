@@ -1,8 +1,10 @@
 //! [`ConnectionService`]: what hyper calls for each request of one connection — the
 //! application's service, with the connection's bookkeeping around it: the request counted in
 //! flight until its answer is sent (the head deadline and hyper's own answers read it), its
-//! HTTP/2 stream counted (the idle timeout), `https` noted for the URL, and, once the server
-//! drains, an HTTP/1 answer marked `connection: close`.
+//! HTTP/2 stream counted (the idle timeout), `https` noted for the URL, the HTTP rules hyper
+//! does not check kept ([`RequestRules`]: a request that breaks one is answered here, and the
+//! service never sees it), and, once the server drains, an HTTP/1 answer marked
+//! `connection: close`.
 //!
 //! Written out rather than as a closure returning an `async` block: the future holds only the
 //! service's future and the guards (hyper moves it as it stores it), and a service that is
@@ -18,8 +20,10 @@ use http::uri::Scheme;
 use hyper::body::Incoming;
 
 use super::in_flight::{Counted, InFlight, InFlightGuard};
-use crate::error::BoxError;
+use super::request_rules::RequestRules;
+use crate::error::{BoxError, Error, HttpError, Rejection};
 use crate::response::EndsOnShutdown;
+use crate::server::error_answers::ErrorAnswers;
 use crate::server::servable::{CallShared, Servable};
 use crate::server::shutdown::Shutdown;
 use crate::server::streams::{StreamGuard, Streams};
@@ -31,6 +35,9 @@ pub(super) struct ConnectionService<S> {
     pub(super) in_flight: Arc<InFlight>,
     pub(super) streams: Arc<Streams>,
     pub(super) shutdown: Arc<Shutdown>,
+    pub(super) rules: RequestRules,
+    /// How a refusal's body is formatted (the pipeline's formatter under [`serve`](crate::serve)).
+    pub(super) answers: ErrorAnswers,
 }
 
 impl<S: CallShared> hyper::service::Service<http::Request<Incoming>> for ConnectionService<S> {
@@ -46,22 +53,29 @@ impl<S: CallShared> hyper::service::Service<http::Request<Incoming>> for Connect
         let stream = (version == http::Version::HTTP_2).then(|| StreamGuard::new(&self.streams));
         let guard = InFlightGuard::new(&self.in_flight);
         let close = self.shutdown.closes_answers(version);
-        let state = match self.service.call_shared(request) {
-            Ok(future) => State::Called { future },
-            Err(request) => {
-                let mut service = self.service.clone();
-                // tower's rule: ready before called. Asked here without a waker; a service
-                // not ready yet is asked again, with the task's, when the answer is polled.
-                match service.poll_ready(&mut Context::from_waker(Waker::noop())) {
-                    Poll::Ready(Ok(())) => State::Called {
-                        future: service.call(request),
-                    },
-                    Poll::Ready(Err(error)) => State::Failed {
-                        error: Some(error.into()),
-                    },
-                    Poll::Pending => State::Waiting {
-                        waiting: Box::new((service, Some(request))),
-                    },
+        let state = if let Some(rejection) = self.rules.refusal(version, request.headers()) {
+            State::Refused {
+                answer: Some(self.refusal(rejection, request)),
+            }
+        } else {
+            match self.service.call_shared(request) {
+                Ok(future) => State::Called { future },
+                Err(request) => {
+                    let mut service = self.service.clone();
+                    // tower's rule: ready before called. Asked here without a waker; a
+                    // service not ready yet is asked again, with the task's, when the
+                    // answer is polled.
+                    match service.poll_ready(&mut Context::from_waker(Waker::noop())) {
+                        Poll::Ready(Ok(())) => State::Called {
+                            future: service.call(request),
+                        },
+                        Poll::Ready(Err(error)) => State::Failed {
+                            error: Some(error.into()),
+                        },
+                        Poll::Pending => State::Waiting {
+                            waiting: Box::new((service, Some(request))),
+                        },
+                    }
                 }
             }
         };
@@ -71,6 +85,37 @@ impl<S: CallShared> hyper::service::Service<http::Request<Incoming>> for Connect
             stream,
             close,
         }
+    }
+}
+
+impl<S: CallShared> ConnectionService<S> {
+    /// The answer to a request that broke one of the [`RequestRules`], formatted as every
+    /// error answer is; HTTP/1 closes the connection after it, as after a head hyper cannot
+    /// read.
+    ///
+    /// Takes the request, which is dropped here: moved on both paths of
+    /// [`call`](hyper::service::Service::call), it is handed to the service without a copy
+    /// (borrowed on one, it was copied on every request).
+    #[cold]
+    fn refusal(
+        &self,
+        rejection: Rejection,
+        request: http::Request<Incoming>,
+    ) -> Box<http::Response<S::Body>> {
+        let version = request.version();
+        drop(request);
+        tracing::debug!(?rejection, ?version, "request refused by the connection");
+        let (mut head, body) = self
+            .answers
+            .response(&Error::from(HttpError::from(rejection)))
+            .into_parts();
+        if version != http::Version::HTTP_2 {
+            head.headers
+                .insert(CONNECTION, HeaderValue::from_static("close"));
+        }
+        // An error formatter's streamed body (unlikely) is not sent: the refusal is one piece.
+        let body = body.into_bytes().unwrap_or_default();
+        Box::new(S::refusal(head, body))
     }
 }
 
@@ -93,6 +138,8 @@ pin_project_lite::pin_project! {
         Waiting { waiting: Box<(S, Option<http::Request<Incoming>>)> },
         Called { #[pin] future: S::Future },
         Failed { error: Option<BoxError> },
+        /// Refused by the connection ([`RequestRules`]): boxed, as rare.
+        Refused { answer: Option<Box<http::Response<S::Body>>> },
     }
 }
 
@@ -123,6 +170,12 @@ impl<S: Servable> Future for Answer<S> {
                         ends.set(guard.drain_signal());
                     }
                     return Poll::Ready(Ok(response.map(|body| Counted::new(body, guard, stream))));
+                }
+                StateProj::Refused { answer } => {
+                    let answer = answer.take().expect("`Answer` polled after completion");
+                    let guard = this.guard.take().expect("`Answer` polled after completion");
+                    let stream = this.stream.take();
+                    return Poll::Ready(Ok(answer.map(|body| Counted::new(body, guard, stream))));
                 }
                 StateProj::Failed { error } => {
                     return Poll::Ready(Err(error

@@ -80,6 +80,12 @@
 //!   (its keep-alive PINGs only find dead peers): hyperium/hyper#1628 (open). They rely on
 //!   hyper's `graceful_shutdown` sending GOAWAY, and on each HTTP/2 stream running on its own
 //!   task (the one ending the last stream wakes the connection's).
+//! - **`RequestRules`** (in `ConnectionService`) keeps two HTTP rules hyper 1.12 does not:
+//!   exactly one valid `Host` on HTTP/1 (RFC 9112 §3.2) and the header count limit on
+//!   HTTP/2. It relies on hyper's map keeping the request's order of names and on a refused
+//!   request never reaching the service. Proposed upstream as opt-in builder settings
+//!   (`http1::Builder::strict_host`, `http2::Builder::max_headers`), with patches, in
+//!   `src/server/upstream/README-http-rules.md`; no upstream issue found.
 //! - **`InFlight`** is the bookkeeping the others read, not a workaround: it relies on hyper
 //!   dropping an answer's body once the body has been sent, and goes with them.
 //! - **`ConnectionService`** is hyper's `service::Service` (called through `&self`, no
@@ -97,6 +103,7 @@ mod head_watch;
 mod hyper_errors;
 mod idle;
 mod in_flight;
+mod request_rules;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -109,6 +116,7 @@ use head_deadline::HeadDeadline;
 use hyper_errors::HyperErrors;
 use idle::Http2Idle;
 use in_flight::InFlight;
+use request_rules::RequestRules;
 
 use super::builders::Builders;
 use super::error_answers::ErrorAnswers;
@@ -134,6 +142,8 @@ pub(super) struct Connection<S> {
     pub(super) shutdown: Arc<Shutdown>,
     pub(super) on_client_error: Option<ErrorHook>,
     pub(super) answers: ErrorAnswers,
+    /// `ServerOptions::max_headers`, counted here on HTTP/2 (hyper counts HTTP/1's).
+    pub(super) max_headers: usize,
 }
 
 impl<S: CallShared> Connection<S> {
@@ -150,6 +160,7 @@ impl<S: CallShared> Connection<S> {
             shutdown,
             on_client_error,
             answers,
+            max_headers,
         } = self;
         // What the connection's head deadline needs to know: when a request is in flight.
         let requests = Arc::new(InFlight::new(Arc::clone(&shutdown)));
@@ -161,6 +172,8 @@ impl<S: CallShared> Connection<S> {
             in_flight: Arc::clone(&requests),
             streams: Arc::clone(&streams),
             shutdown: Arc::clone(&shutdown),
+            rules: RequestRules { max_headers },
+            answers: answers.clone(),
         };
         let io = HyperErrors::new(io, Arc::clone(&requests), answers);
         let mut io = HeadDeadline::new(io, header_read_timeout, requests).http2_idle(
