@@ -1,5 +1,6 @@
-//! Wrapping the pipeline in tower-http layers (CORS, request logging) and serving it with the
-//! native server's hardened settings.
+//! Wrapping the pipeline in tower-http layers (CORS, request logging) that see every answer —
+//! preflights, 404s and 405s included — and serving it with the native server's hardened
+//! settings.
 //!
 //! ```text
 //! cargo run --example cors_logging
@@ -7,9 +8,8 @@
 //!      -H 'access-control-request-method: GET'
 //! ```
 
-use pactum::{handler, route, Endpoint, ServerOptions};
+use pactum::{handler, route, Endpoint, Pipeline, ServerOptions};
 use serde::{Deserialize, Serialize};
-use tower::ServiceBuilder;
 use tower_http::cors::CorsLayer;
 use tower_http::trace::TraceLayer;
 use validator::Validate;
@@ -27,20 +27,19 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let hello = Endpoint::get(route!("/hello"))
         .response::<Hello>()
         .build()?;
-    let api = pactum::server::service(vec![handler(hello, |_| async {
+    let app = Pipeline::builder(vec![handler(hello, |_| async {
         Ok(Hello {
             message: "hello".into(),
         })
     })
-    .into()])?;
+    .into()])
+    // The CORS layer answers preflights before the pipeline sees them, and adds its headers
+    // to every other answer; the trace layer, added last, is outermost.
+    .layer(CorsLayer::permissive())
+    .layer(TraceLayer::new_for_http())
+    .build()?;
 
-    // The CORS layer answers preflights before the pipeline sees them.
-    let service = ServiceBuilder::new()
-        .layer(TraceLayer::new_for_http())
-        .layer(CorsLayer::permissive())
-        .service(api);
-
-    let server = pactum::server::serve_service(service, ServerOptions::new()).await?;
+    let server = pactum::serve(app, ServerOptions::new()).await?;
     tracing::info!(addr = %server.local_addr(), "serving /hello with CORS and request logs");
     server.shutdown_on_signal().await;
     Ok(())

@@ -15,11 +15,13 @@
 //!    arrive, and the raw bytes of a body.
 //! 7. [`server`](crate::guide::server): the native server, its hardened defaults, TLS, HTTP/2
 //!    and graceful shutdown.
-//! 8. [`load_balancer`](crate::guide::load_balancer): running behind a proxy — trusted proxies,
+//! 8. [`layers`](crate::guide::layers): tower layers around every answer — CORS, compression,
+//!    tracing, metrics per route — on every adapter.
+//! 9. [`load_balancer`](crate::guide::load_balancer): running behind a proxy — trusted proxies,
 //!    the client's IP, request ids, deploys that lose no request.
-//! 9. [`warp`](crate::guide::warp): serving the same handlers as a warp filter.
-//! 10. [`client`](crate::guide::client): the typed client, and the in-process client for tests.
-//! 11. [`openapi`](crate::guide::openapi): the OpenAPI document and its docs page.
+//! 10. [`warp`](crate::guide::warp): serving the same handlers as a warp filter.
+//! 11. [`client`](crate::guide::client): the typed client, and the in-process client for tests.
+//! 12. [`openapi`](crate::guide::openapi): the OpenAPI document and its docs page.
 //!
 //! The guide holds no API of its own: its modules are empty pages.
 
@@ -49,6 +51,10 @@ pub mod uploads {
 
 pub mod server {
     #![doc = include_str!("docs/guide/server.md")]
+}
+
+pub mod layers {
+    #![doc = include_str!("docs/guide/layers.md")]
 }
 
 pub mod load_balancer {

@@ -5,10 +5,14 @@ use std::sync::Arc;
 #[cfg(feature = "server")]
 use std::time::Duration;
 
+use bytes::Bytes;
+
 use super::formatting::{ErrorFormatting, Formatter};
-use super::{Inner, Pipeline, RouteTable};
+use super::layers::{self, ApplyLayer};
+use super::{Inner, Pipeline, PipelineService, RouteTable};
+use crate::body::Body;
 use crate::contract::{Security, SecurityScheme};
-use crate::error::{ConfigError, Error, RequestInfo};
+use crate::error::{BoxError, ConfigError, Error, RequestInfo};
 use crate::handler::AnyHandler;
 use crate::middleware::Middleware;
 use crate::request::{IpNet, TrustedProxies};
@@ -27,6 +31,8 @@ pub struct PipelineBuilder {
     pub(super) trusted: Vec<IpNet>,
     /// Schemes verified before the pipeline sees the request.
     pub(super) verified_elsewhere: Vec<SecurityScheme>,
+    /// Tower layers around every answer, innermost first.
+    pub(super) layers: Vec<ApplyLayer>,
 }
 
 impl fmt::Debug for PipelineBuilder {
@@ -37,11 +43,68 @@ impl fmt::Debug for PipelineBuilder {
             .field("request_timeout", &self.request_timeout)
             .field("trusted_proxies", &self.trusted)
             .field("verified_elsewhere", &self.verified_elsewhere)
+            .field("layers", &self.layers.len())
             .finish_non_exhaustive()
     }
 }
 
 impl PipelineBuilder {
+    /// Wraps the pipeline in a tower layer — tower-http's `CorsLayer`, `CompressionLayer`,
+    /// `TraceLayer`, `SetResponseHeaderLayer`, a rate limit, your own — that sees every
+    /// request the pipeline answers and every answer: routed requests, CORS preflights, 404s
+    /// and 405s, errors included. Every adapter answers through the pipeline, so the layer
+    /// holds on the native server, on the warp adapter and in the typed client's in-process
+    /// transport alike. Each call wraps what the earlier ones built (the last added is
+    /// outermost), as axum's `Router::layer` does.
+    ///
+    /// The request is routed before the layers run: a layer reads the route that matched
+    /// from the request's [`MatchedPath`](super::MatchedPath) extension (absent for a 404),
+    /// and a layer that rewrites the path does not change where the request goes. The layer's
+    /// service answers any body of `Bytes` (a body of another type is streamed); when it
+    /// fails (a `tower::timeout` elapsed, a `load_shed` refusal), the error is logged and
+    /// answered `500` through the error formatter. The native server's own answers to heads
+    /// it cannot parse (400, 431, 414) come before any request exists and do not pass through
+    /// the layers. Layers cost one boxed future each per request; a pipeline without any
+    /// pays nothing.
+    ///
+    /// ```
+    /// use pactum::{handler, route, contract::NoContent, pipeline::Body, Endpoint, Pipeline};
+    /// use tower_http::cors::CorsLayer;
+    ///
+    /// # tokio::runtime::Builder::new_current_thread().build()?.block_on(async {
+    /// let ping = Endpoint::get(route!("/ping")).build()?;
+    /// let pipeline = Pipeline::builder(vec![handler(ping, |_| async { Ok(NoContent) }).into()])
+    ///     .layer(CorsLayer::permissive())
+    ///     .build()?;
+    ///
+    /// // A 404 carries the CORS headers too.
+    /// let request = http::Request::get("/nowhere")
+    ///     .header("origin", "https://app.example")
+    ///     .body(Body::empty())?;
+    /// let answer = pipeline.handle(request).await;
+    /// assert_eq!(answer.status(), 404);
+    /// assert_eq!(answer.headers()["access-control-allow-origin"], "*");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// # })?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn layer<L, B>(mut self, layer: L) -> Self
+    where
+        L: tower_layer::Layer<PipelineService> + Send + 'static,
+        L::Service: tower_service::Service<http::Request<Body>, Response = http::Response<B>>
+            + Clone
+            + Send
+            + Sync
+            + 'static,
+        <L::Service as tower_service::Service<http::Request<Body>>>::Future: Send + 'static,
+        <L::Service as tower_service::Service<http::Request<Body>>>::Error: Into<BoxError>,
+        B: http_body::Body<Data = Bytes> + Send + 'static,
+        B::Error: Into<BoxError>,
+    {
+        self.layers.push(layers::apply(layer));
+        self
+    }
+
     /// Adds server-wide middleware: it wraps every contract's own middleware, the first added
     /// outermost.
     pub fn middleware(mut self, middleware: Middleware) -> Self {
@@ -241,12 +304,14 @@ impl PipelineBuilder {
             &self.verified_elsewhere,
             self.body_limit,
         )?;
+        let layers = self.layers;
         Ok(Pipeline {
-            inner: Arc::new(Inner {
+            inner: Arc::new_cyclic(|pipeline| Inner {
                 table,
                 error_formatting: self.error_formatting,
                 request_timeout: self.request_timeout,
                 trusted: (!self.trusted.is_empty()).then_some(TrustedProxies(self.trusted)),
+                layers: layers::stack(layers, pipeline),
             }),
         })
     }

@@ -6,6 +6,7 @@ mod catch_panic;
 mod deadline;
 mod formatting;
 mod future;
+mod layers;
 mod path_index;
 mod security_check;
 mod table;
@@ -30,6 +31,7 @@ pub use crate::response::{Response, ResponseBody};
 pub use crate::request::IpNet;
 pub use crate::request::{PeerAddr, REQUEST_ID_HEADER};
 pub use builder::PipelineBuilder;
+pub use layers::{MatchedPath, PipelineService, PipelineServiceFuture};
 use catch_panic::CatchPanic;
 use deadline::Deadline;
 use formatting::ErrorFormatting;
@@ -142,6 +144,8 @@ struct Inner {
     request_timeout: Option<Duration>,
     /// `None` unless proxies are trusted: then each request's forwarded client is resolved.
     trusted: Option<TrustedProxies>,
+    /// The tower layers every request goes through ([`PipelineBuilder::layer`]).
+    layers: Option<PipelineService>,
 }
 
 impl fmt::Debug for Pipeline {
@@ -177,6 +181,7 @@ impl Pipeline {
             request_timeout: Some(DEFAULT_REQUEST_TIMEOUT),
             trusted: Vec::new(),
             verified_elsewhere: Vec::new(),
+            layers: Vec::new(),
         }
     }
 
@@ -224,8 +229,26 @@ impl Pipeline {
         self.dispatch_parts(routed, head, body, peer)
     }
 
-    /// [`Pipeline::dispatch_with_peer`] from the request's parts, its future nameable.
+    /// [`Pipeline::dispatch_with_peer`] from the request's parts: through the layers when
+    /// the pipeline has any.
+    #[inline]
     fn dispatch_parts(
+        &self,
+        routed: Routed,
+        head: http::request::Parts,
+        body: Body,
+        peer: Option<SocketAddr>,
+    ) -> DispatchFuture {
+        match &self.inner.layers {
+            None => self.dispatch_unlayered(routed, head, body, peer),
+            Some(layers) => {
+                DispatchFuture::layered(self.through_layers(layers, Some(routed), head, body, peer))
+            }
+        }
+    }
+
+    /// A routed request, dispatched inside the layers (or with none), its future nameable.
+    fn dispatch_unlayered(
         &self,
         routed: Routed,
         mut head: http::request::Parts,
@@ -336,10 +359,42 @@ impl Pipeline {
         body: Body,
         peer: Option<SocketAddr>,
     ) -> HandleFuture {
+        if let Some(layers) = &self.inner.layers {
+            let routed = self.route(&head.method, head.uri.path());
+            return self.handle_layered(layers, routed, head, body, peer);
+        }
+        let routed = self.route(&head.method, head.uri.path());
+        self.handle_unlayered(routed, head, body, peer)
+    }
+
+    /// Answers `404` as this pipeline answers a path it has no route for — through its
+    /// layers ([`PipelineBuilder::layer`]) and its error formatter — without routing
+    /// `request`: for an adapter's catch-all after other routes (the warp adapter's
+    /// `not_found_with`), where the path may mean something else to this pipeline.
+    pub fn not_found(
+        &self,
+        request: http::Request<Body>,
+    ) -> impl Future<Output = Response> + Send + 'static {
+        let (head, body) = request.into_parts();
+        match &self.inner.layers {
+            None => self.handle_unlayered(None, head, body, None),
+            Some(layers) => self.handle_layered(layers, None, head, body, None),
+        }
+    }
+
+    /// [`Pipeline::handle_parts`] once routed, inside the layers (or with none).
+    #[inline]
+    pub(super) fn handle_unlayered(
+        &self,
+        routed: Option<Routed>,
+        head: http::request::Parts,
+        body: Body,
+        peer: Option<SocketAddr>,
+    ) -> HandleFuture {
         let mode = AnswerMode::of(&head.method);
         let mut not_found = None;
-        let dispatched = match self.route(&head.method, head.uri.path()) {
-            Some(routed) => Some(self.dispatch_parts(routed, head, body, peer)),
+        let dispatched = match routed {
+            Some(routed) => Some(self.dispatch_unlayered(routed, head, body, peer)),
             None => {
                 tracing::debug!(path = head.uri.path(), "no route");
                 if self.inner.error_formatting.keeps_request() {

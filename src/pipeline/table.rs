@@ -47,7 +47,7 @@ pub(crate) struct MethodEntry {
 
 /// Where a request goes, found by [`Pipeline::route`](crate::Pipeline::route) and consumed by
 /// [`Pipeline::dispatch`](crate::Pipeline::dispatch).
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct Routed {
     pub(crate) route: usize,
     pub(crate) target: Target,

@@ -21,6 +21,7 @@ mod hardening;
 mod hello_txt;
 mod hyper_answers;
 mod interop;
+mod layers;
 mod malformed;
 mod mutations;
 mod pipeline_settings;

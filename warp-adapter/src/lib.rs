@@ -282,7 +282,7 @@ struct Matched {
 /// The filters of this crate reject a request that no route of their list matches, so that
 /// other filters get it; warp's own answer for an unhandled not-found rejection is an empty
 /// 404. This filter makes the answer the same as the native server's. It uses the built-in
-/// body: with a pipeline error formatter, end the chain with your own catch-all or recover.
+/// body: to answer through a pipeline's error formatter and layers, use [`not_found_with`].
 ///
 /// ```
 /// use pactum::{handler, route, Endpoint, contract::NoContent};
@@ -296,17 +296,41 @@ struct Matched {
 pub fn not_found(
 ) -> impl Filter<Extract = (Response,), Error = std::convert::Infallible> + Clone + Send + Sync + 'static
 {
+    not_found_with(no_routes())
+}
+
+/// [`not_found`] answered as `pipeline` answers a path it has no route for: through its
+/// error formatter and its layers (`PipelineBuilder::layer`: a CORS layer's headers on the
+/// 404, as on the native server). The request is not routed by `pipeline`: a path that
+/// reached the catch-all means nothing here, even one a route of `pipeline` would match
+/// under another mount point.
+///
+/// ```
+/// use pactum::{handler, route, Endpoint, Pipeline, contract::NoContent};
+/// use warp::Filter;
+///
+/// let ping = Endpoint::get(route!("/ping")).build()?;
+/// let pipeline = Pipeline::builder(vec![handler(ping, |_| async { Ok(NoContent) }).into()])
+///     .layer(tower_http::cors::CorsLayer::permissive())
+///     .build()?;
+/// let app = pactum_warp::filter_with(pipeline.clone()).or(pactum_warp::not_found_with(&pipeline));
+/// # Ok::<(), pactum::error::ConfigError>(())
+/// ```
+pub fn not_found_with(
+    pipeline: &Pipeline,
+) -> impl Filter<Extract = (Response,), Error = std::convert::Infallible> + Clone + Send + Sync + 'static
+{
+    let pipeline = pipeline.clone();
     warp::method()
-        .and(warp::path::full())
-        .then(|method: Method, path: FullPath| {
-            // A pipeline without routes answers every request with its 404.
-            let pipeline = no_routes();
+        .and(warp::path::full().and(warp::header::headers_cloned()))
+        .then(move |method: Method, path: FullPath, headers: HeaderMap| {
             let mut request = http::Request::new(Body::empty());
             *request.method_mut() = method;
             if let Ok(uri) = path.as_str().parse() {
                 *request.uri_mut() = uri;
             }
-            let answer = pipeline.handle(request);
+            *request.headers_mut() = headers;
+            let answer = pipeline.not_found(request);
             async move { reply::into_warp(answer.await) }
         })
 }

@@ -130,10 +130,12 @@ pub async fn warp() -> TestServer {
     warp_with(crate::conformance::handlers()).await
 }
 
-/// An application through the warp adapter on pactum's server, with the JSON 404 after it.
+/// An application through the warp adapter on pactum's server, with the pipeline's JSON 404
+/// after it (its error formatter and layers, as on the native server).
 pub async fn warp_with(app: impl IntoPipeline) -> TestServer {
     let pipeline = app.into_pipeline().expect("valid handler list");
-    serve_filter_on_pactum(pactum_warp::filter_with(pipeline).or(pactum_warp::not_found())).await
+    let not_found = pactum_warp::not_found_with(&pipeline);
+    serve_filter_on_pactum(pactum_warp::filter_with(pipeline).or(not_found)).await
 }
 
 /// Any warp filter on pactum's server (`pactum_warp::serve`, with [`options`]).
@@ -158,10 +160,12 @@ pub async fn warp_own_server() -> TestServer {
     warp_own_server_with(crate::conformance::handlers()).await
 }
 
-/// An application through the warp filter on warp's own server, with the JSON 404 after it.
+/// An application through the warp filter on warp's own server, with the pipeline's JSON 404
+/// after it.
 pub async fn warp_own_server_with(app: impl IntoPipeline) -> TestServer {
     let pipeline = app.into_pipeline().expect("valid handler list");
-    serve_filter(pactum_warp::filter_with(pipeline).or(pactum_warp::not_found())).await
+    let not_found = pactum_warp::not_found_with(&pipeline);
+    serve_filter(pactum_warp::filter_with(pipeline).or(not_found)).await
 }
 
 /// Any warp filter on warp's own server, on 127.0.0.1:0, shut down gracefully when the
