@@ -7,7 +7,8 @@
 //! cargo run --release --example conformance -- --adapter warp   --port 0
 //! ```
 //!
-//! The first line on stdout is `listening on http://HOST:PORT` (the real port). SIGTERM or
+//! The first line on stdout is `listening on http://HOST:PORT` (the real port). Started with a
+//! socket passed by systemd (`LISTEN_FDS`), it serves on that socket. SIGTERM or
 //! SIGINT shut it down gracefully: in-flight requests finish (up to 10 s), exit status 0.
 //! Logs go to stderr (`RUST_LOG=debug` for more). `GET /openapi.json` answers the fixture's
 //! OpenAPI 3.1 document (`api::openapi()`), which `tests/schemathesis/run.sh` tests it from;
@@ -93,13 +94,17 @@ async fn run(args: Args) -> Result<(), Box<dyn std::error::Error>> {
         println!("{}", doc.to_pretty_string());
         return Ok(());
     }
-    let options = ServerOptions::new()
+    let mut options = ServerOptions::new()
         .port(args.port)
         .hostname(args.host)
         .on_listen(|port, host| {
             println!("listening on http://{host}:{port}");
             let _ = std::io::stdout().flush();
         });
+    // Started by systemd (or any launcher passing a socket the same way): serve on its socket.
+    if let Some(listener) = pactum::server::Listener::from_systemd()? {
+        options = options.listener(listener);
+    }
     let server = match args.adapter {
         Adapter::Native => pactum::serve(api::handlers(), options).await?,
         Adapter::Warp => {

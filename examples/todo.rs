@@ -49,7 +49,8 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         .init();
     let server = pactum::serve(
         server::handlers(server::Db::default()),
-        ServerOptions::new().port(3000).on_listen(|port, host| {
+        // Port 3000 and host `localhost` unless `PORT` / `HOST` say otherwise.
+        ServerOptions::from_env()?.on_listen(|port, host| {
             println!("todo API on http://{host}:{port}\n{TRY_IT}");
         }),
     )

@@ -3,6 +3,7 @@
 mod builders;
 mod conn;
 mod error_answers;
+mod listener;
 mod options;
 mod refusable;
 mod run;
@@ -14,6 +15,7 @@ mod streams;
 #[cfg(feature = "tls")]
 mod tls;
 
+pub use listener::Listener;
 pub use options::ServerOptions;
 pub use run::{serve_service, shutdown_signal, ServeError, Server};
 pub use servable::Servable;

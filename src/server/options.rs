@@ -4,6 +4,7 @@ use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
 
+use super::listener::Listener;
 #[cfg(feature = "tls")]
 use super::tls::TlsConfig;
 
@@ -61,6 +62,8 @@ pub struct ServerOptions {
     #[cfg(feature = "tls")]
     pub(crate) tls: Option<TlsConfig>,
     pub(crate) on_listen: Option<OnListen>,
+    /// A socket the application made ([`ServerOptions::listener`]).
+    pub(crate) listener: Option<Listener>,
     pub(crate) header_read_timeout: Option<Duration>,
     pub(crate) max_head_bytes: usize,
     pub(crate) max_headers: usize,
@@ -84,6 +87,7 @@ impl Default for ServerOptions {
             #[cfg(feature = "tls")]
             tls: None,
             on_listen: None,
+            listener: None,
             header_read_timeout: Some(Duration::from_secs(10)),
             max_head_bytes: 64 * 1024,
             max_headers: 100,
@@ -109,6 +113,7 @@ impl fmt::Debug for ServerOptions {
             .field("header_read_timeout", &self.header_read_timeout)
             .field("max_head_bytes", &self.max_head_bytes)
             .field("max_headers", &self.max_headers)
+            .field("listener", &self.listener)
             .field("shutdown_timeout", &self.shutdown_timeout)
             .field("shutdown_idle_wait", &self.shutdown_idle_wait)
             .field("max_connections", &self.max_connections)
@@ -129,6 +134,43 @@ impl ServerOptions {
         Self::default()
     }
 
+    /// The defaults, with the address the environment gives, as container platforms and
+    /// process managers set it: `PORT` (Cloud Run, Heroku, Fly.io, Render, Kubernetes
+    /// manifests by convention) and `HOST` (e.g. `0.0.0.0` in a container), each when set.
+    ///
+    /// ```
+    /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// let options = pactum::ServerOptions::from_env()?.on_listen(|port, host| {
+    ///     println!("listening on http://{host}:{port}");
+    /// });
+    /// # Ok(())
+    /// # }
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// `PORT` is set but is not a port number (`InvalidInput`, naming the variable and value).
+    pub fn from_env() -> std::io::Result<Self> {
+        Self::from_vars(|name| std::env::var(name).ok())
+    }
+
+    /// [`ServerOptions::from_env`] with the variables `var` gives.
+    fn from_vars(var: impl Fn(&str) -> Option<String>) -> std::io::Result<Self> {
+        let mut options = Self::new();
+        if let Some(port) = var("PORT") {
+            options.port = port.trim().parse().map_err(|_| {
+                std::io::Error::new(
+                    std::io::ErrorKind::InvalidInput,
+                    format!("PORT={port:?} is not a port number (0 to 65535)"),
+                )
+            })?;
+        }
+        if let Some(host) = var("HOST").filter(|host| !host.is_empty()) {
+            options.hostname = host;
+        }
+        Ok(options)
+    }
+
     /// The port to listen on (default 3000; 0 picks a free port — see
     /// [`on_listen`](Self::on_listen) and [`Server::local_addr`](crate::server::Server::local_addr)).
     pub fn port(mut self, port: u16) -> Self {
@@ -136,9 +178,40 @@ impl ServerOptions {
         self
     }
 
-    /// The host name or IP to bind (default `localhost`).
+    /// The host name or IP to bind (default `localhost`; `0.0.0.0` or `::` to accept
+    /// connections from other machines, as a container needs).
     pub fn hostname(mut self, hostname: impl Into<String>) -> Self {
         self.hostname = hostname.into();
+        self
+    }
+
+    /// Serves on a socket the application made — a TCP listener bound already (tokio's, or
+    /// `std`'s through [`Listener::tcp`]), a Unix domain socket ([`Listener::unix`]), the
+    /// socket systemd passes ([`Listener::from_systemd`]) — instead of binding
+    /// [`hostname`](Self::hostname) and [`port`](Self::port), which are then only what
+    /// [`on_listen`](Self::on_listen) is told (with the listener's real port; for a Unix
+    /// socket, port 0 and the socket's path). Every other setting holds.
+    ///
+    /// ```
+    /// use pactum::{handler, route, contract::NoContent, Endpoint, ServerOptions};
+    ///
+    /// # tokio::runtime::Builder::new_current_thread().enable_all().build()?.block_on(async {
+    /// let ping = Endpoint::get(route!("/ping")).build()?;
+    /// let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
+    /// let addr = listener.local_addr()?;
+    /// let server = pactum::serve(
+    ///     vec![pactum::handler(ping, |_| async { Ok(NoContent) }).into()],
+    ///     ServerOptions::new().listener(listener),
+    /// )
+    /// .await?;
+    /// assert_eq!(server.local_addr(), addr);
+    /// server.shutdown().await;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// # })?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn listener(mut self, listener: impl Into<Listener>) -> Self {
+        self.listener = Some(listener.into());
         self
     }
 
@@ -322,5 +395,40 @@ impl ServerOptions {
     ) -> Self {
         self.on_client_error = Some(Arc::new(f));
         self
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ServerOptions;
+
+    fn from(vars: &[(&str, &str)]) -> std::io::Result<ServerOptions> {
+        ServerOptions::from_vars(|name| {
+            vars.iter()
+                .find(|(n, _)| *n == name)
+                .map(|(_, v)| (*v).to_owned())
+        })
+    }
+
+    #[test]
+    fn the_environment_sets_port_and_host() {
+        let options = from(&[]).unwrap();
+        assert_eq!(
+            (options.port, options.hostname.as_str()),
+            (3000, "localhost")
+        );
+        let options = from(&[("PORT", "8080"), ("HOST", "0.0.0.0")]).unwrap();
+        assert_eq!((options.port, options.hostname.as_str()), (8080, "0.0.0.0"));
+        let options = from(&[("HOST", "")]).unwrap();
+        assert_eq!(options.hostname, "localhost");
+    }
+
+    #[test]
+    fn a_port_that_is_not_a_number_is_an_error() {
+        for bad in ["http", "70000", "-1", ""] {
+            let error = from(&[("PORT", bad)]).unwrap_err();
+            assert_eq!(error.kind(), std::io::ErrorKind::InvalidInput);
+            assert!(error.to_string().contains("PORT="), "{error}");
+        }
     }
 }

@@ -13,6 +13,7 @@ use tokio::task::JoinHandle;
 use super::builders::Builders;
 use super::conn::Connection;
 use super::error_answers::ErrorAnswers;
+use super::listener::{Accept, Kind, Listener};
 use super::options::ServerOptions;
 use super::servable::{Foreign, PerConnection, Servable};
 use super::shutdown::Shutdown;
@@ -76,7 +77,8 @@ impl fmt::Debug for Server {
 }
 
 impl Server {
-    /// The address the server is bound to, with the real port.
+    /// The address the server is bound to, with the real port; `0.0.0.0:0` on a Unix domain
+    /// socket ([`Listener::unix`](super::Listener::unix)), which has none.
     pub fn local_addr(&self) -> SocketAddr {
         self.local_addr
     }
@@ -157,14 +159,34 @@ pub(super) async fn listen<M: PerConnection>(
     if options.header_read_timeout.is_some() {
         super::conn::start_head_watch()?;
     }
-    let listener = TcpListener::bind((options.hostname.as_str(), options.port)).await?;
-    let local_addr = listener.local_addr()?;
-    tracing::info!(%local_addr, "listening");
-    if let Some(on_listen) = options.on_listen.take() {
-        on_listen(local_addr.port(), &options.hostname);
-    }
+    let listener = match options.listener.take() {
+        Some(listener) => listener,
+        None => Listener::from(TcpListener::bind((options.hostname.as_str(), options.port)).await?),
+    };
     let (stop, stopped) = oneshot::channel();
-    let task = tokio::spawn(accept_loop(listener, make, options, answers, stopped));
+    let (local_addr, task) = match listener.0 {
+        Kind::Tcp(listener) => {
+            let local_addr = listener.local_addr()?;
+            tracing::info!(%local_addr, "listening");
+            if let Some(on_listen) = options.on_listen.take() {
+                on_listen(local_addr.port(), &options.hostname);
+            }
+            let task = tokio::spawn(accept_loop(listener, make, options, answers, stopped));
+            (local_addr, task)
+        }
+        #[cfg(unix)]
+        Kind::Unix(listener) => {
+            let path = listener.local_addr()?;
+            let path = path.as_pathname().map(|path| path.display().to_string());
+            let path = path.unwrap_or_default();
+            tracing::info!(%path, "listening");
+            if let Some(on_listen) = options.on_listen.take() {
+                on_listen(0, &path);
+            }
+            let task = tokio::spawn(accept_loop(listener, make, options, answers, stopped));
+            (SocketAddr::from(([0, 0, 0, 0], 0)), task)
+        }
+    };
     Ok(Server {
         local_addr,
         stop: Some(stop),
@@ -172,8 +194,8 @@ pub(super) async fn listen<M: PerConnection>(
     })
 }
 
-async fn accept_loop<M: PerConnection>(
-    listener: TcpListener,
+async fn accept_loop<L: Accept, M: PerConnection>(
+    listener: L,
     make: M,
     options: ServerOptions,
     answers: ErrorAnswers,
@@ -218,7 +240,6 @@ async fn accept_loop<M: PerConnection>(
                 }
             },
         };
-        let _ = stream.set_nodelay(true);
         let connection = Connection {
             builders: Arc::clone(&builders),
             service: make.for_peer(peer),

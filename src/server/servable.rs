@@ -103,13 +103,13 @@ pub(super) trait PerConnection: Clone + Send + Sync + 'static {
     type Service: CallShared;
 
     /// The service for a connection from `peer`.
-    fn for_peer(&self, peer: SocketAddr) -> Self::Service;
+    fn for_peer(&self, peer: Option<SocketAddr>) -> Self::Service;
 }
 
 impl PerConnection for PactumService {
     type Service = Self;
 
-    fn for_peer(&self, peer: SocketAddr) -> Self {
+    fn for_peer(&self, peer: Option<SocketAddr>) -> Self {
         self.for_connection(peer)
     }
 }
@@ -121,10 +121,10 @@ pub(super) struct Foreign<S>(pub(super) S);
 impl<S: Servable> PerConnection for Foreign<S> {
     type Service = WithPeer<S>;
 
-    fn for_peer(&self, peer: SocketAddr) -> WithPeer<S> {
+    fn for_peer(&self, peer: Option<SocketAddr>) -> WithPeer<S> {
         WithPeer {
             service: self.0.clone(),
-            peer: PeerAddr(peer),
+            peer: peer.map(PeerAddr),
         }
     }
 }
@@ -133,7 +133,8 @@ impl<S: Servable> PerConnection for Foreign<S> {
 #[derive(Clone)]
 pub(super) struct WithPeer<S> {
     service: S,
-    peer: PeerAddr,
+    /// `None` on a Unix domain socket.
+    peer: Option<PeerAddr>,
 }
 
 impl<S: Servable> tower_service::Service<http::Request<Incoming>> for WithPeer<S> {
@@ -146,7 +147,9 @@ impl<S: Servable> tower_service::Service<http::Request<Incoming>> for WithPeer<S
     }
 
     fn call(&mut self, mut request: http::Request<Incoming>) -> Self::Future {
-        request.extensions_mut().insert(self.peer);
+        if let Some(peer) = self.peer {
+            request.extensions_mut().insert(peer);
+        }
         RefusableAnswer::new(self.service.call(request))
     }
 }

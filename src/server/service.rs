@@ -60,10 +60,10 @@ impl PactumService {
     }
 
     /// The service for one connection from `peer`: every request it answers comes from it.
-    pub(super) fn for_connection(&self, peer: SocketAddr) -> Self {
+    pub(super) fn for_connection(&self, peer: Option<SocketAddr>) -> Self {
         Self {
             pipeline: self.pipeline.clone(),
-            peer: Some(peer),
+            peer,
         }
     }
 

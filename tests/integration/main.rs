@@ -22,6 +22,7 @@ mod hello_txt;
 mod hyper_answers;
 mod interop;
 mod layers;
+mod listeners;
 mod malformed;
 mod mutations;
 mod pipeline_settings;

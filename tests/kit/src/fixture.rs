@@ -12,7 +12,11 @@ fn workspace_root() -> PathBuf {
 }
 
 /// The `conformance` example binary, built once (a no-op when `cargo test` built it already).
-fn conformance_binary() -> &'static Path {
+pub fn conformance_binary() -> PathBuf {
+    conformance_binary_built().to_owned()
+}
+
+fn conformance_binary_built() -> &'static Path {
     static BINARY: OnceLock<PathBuf> = OnceLock::new();
     BINARY.get_or_init(|| {
         let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
@@ -38,7 +42,7 @@ fn conformance_binary() -> &'static Path {
 /// Starts `conformance --adapter <adapter> --port 0` and reads its first stdout line.
 pub async fn fixture(adapter: &str) -> TestServer {
     use tokio::io::AsyncBufReadExt;
-    let binary = tokio::task::spawn_blocking(|| conformance_binary().to_owned())
+    let binary = tokio::task::spawn_blocking(conformance_binary)
         .await
         .expect("build task");
     let mut child = tokio::process::Command::new(binary)
