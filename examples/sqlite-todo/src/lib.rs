@@ -13,7 +13,10 @@
 //!   (`.provide(auth)`, from `examples/todo/server.rs`): the contracts carry no server code;
 //! - database errors become pactum's JSON errors: a missing todo 404, a title taken 409
 //!   (the schema keeps titles unique), anything else 500 with its message kept in the log,
-//!   not in the answer.
+//!   not in the answer;
+//! - two probes for an orchestrator ([`probes`]): `GET /health` answers while the process
+//!   serves (liveness, a container's health check), `GET /ready` while the database answers too
+//!   (readiness: 503 takes the instance out of a load balancer's rotation).
 //!
 //! ```no_run
 //! use pactum::ServerOptions;
@@ -257,10 +260,60 @@ fn row_id(id: u64) -> Option<i64> {
     i64::try_from(id).ok()
 }
 
+/// The probes' contracts and their answer.
+pub mod probes {
+    use pactum::{route, Endpoint, NoBody, NoParams, NoQuery};
+    use serde::{Deserialize, Serialize};
+    use validator::Validate;
+
+    /// What a probe answers: `{"status": "ok"}` or `{"status": "ready"}`.
+    #[derive(Debug, Serialize, Deserialize, Validate)]
+    pub struct Status {
+        /// `ok` or `ready`.
+        pub status: String,
+    }
+
+    /// `GET /health`: 200 while the process serves (liveness).
+    pub fn health() -> Endpoint<NoParams, NoQuery, NoBody, Status> {
+        Endpoint::get(route!("/health"))
+            .response::<Status>()
+            .summary("The process serves")
+            .build()
+            .expect("a literal contract")
+    }
+
+    /// `GET /ready`: 200 when the database answers, 503 when it does not (readiness).
+    pub fn ready() -> Endpoint<NoParams, NoQuery, NoBody, Status> {
+        Endpoint::get(route!("/ready"))
+            .response::<Status>()
+            .summary("The database answers")
+            .build()
+            .expect("a literal contract")
+    }
+}
+
 /// Every handler of the todo API over `pool`: each gets the pool as typed state, and the
 /// writes the demo's [`auth`] provider (a [`Writer`]; anything but `Bearer demo-token` is a
-/// 401 before the body is read).
+/// 401 before the body is read). And the [`probes`].
 pub fn handlers(pool: SqlitePool) -> Vec<AnyHandler> {
+    let health = pactum::handler(probes::health(), |_| async {
+        Ok(probes::Status {
+            status: "ok".into(),
+        })
+    });
+    let ready =
+        bind(probes::ready())
+            .state(pool.clone())
+            .to(|_: Ctx, (pool,): (SqlitePool,)| async move {
+                sqlx::query("SELECT 1").execute(&pool).await.map_err(|e| {
+                    pactum::Error::from(
+                        HttpError::service_unavailable("Database unavailable").with_source(e),
+                    )
+                })?;
+                Ok(probes::Status {
+                    status: "ready".into(),
+                })
+            });
     let auth = auth();
     let list = bind(contract::list()).state(pool.clone()).to(
         |ctx: Ctx<NoParams, ListQuery>, (pool,): (SqlitePool,)| async move {
@@ -362,6 +415,8 @@ pub fn handlers(pool: SqlitePool) -> Vec<AnyHandler> {
         },
     );
     vec![
+        health.into(),
+        ready.into(),
         list.into(),
         create.into(),
         get.into(),

@@ -10,8 +10,8 @@ use pactum::{
 };
 use pactum_client::Client;
 use pactum_sqlite_todo::{
-    contract, Database, ListQuery, NewTodo, StartError, Todo, TodoId, TodoPage, TodoPatch,
-    TodoServer, MIGRATOR, TOKEN,
+    connect, contract, handlers, probes, Database, ListQuery, NewTodo, StartError, Todo, TodoId,
+    TodoPage, TodoPatch, TodoServer, MIGRATOR, TOKEN,
 };
 use serde::{Deserialize, Serialize};
 use sqlx::sqlite::SqliteConnectOptions;
@@ -565,4 +565,51 @@ async fn a_file_that_cannot_be_opened_is_told() {
         error.to_string().contains("no such folder"),
         "the message names the file: {error}"
     );
+}
+
+#[tokio::test]
+async fn the_probes_answer_for_the_process_and_the_database() {
+    let (server, client) = start(&Database::Memory).await;
+    let health = client.call(&probes::health()).send().await.expect("200");
+    assert_eq!(health.status, "ok");
+    let ready = client.call(&probes::ready()).send().await.expect("200");
+    assert_eq!(ready.status, "ready");
+    server.shutdown().await;
+
+    // The database gone: not ready (503), still alive (200).
+    let pool = connect(&Database::Memory).await.expect("opens");
+    pool.close().await;
+    let pipeline = pactum::Pipeline::new(handlers(pool)).expect("valid handlers");
+    let get = |path: &str| {
+        pactum::http::Request::get(path)
+            .body(pactum::pipeline::Body::empty())
+            .unwrap()
+    };
+    let ready = pipeline.handle(get("/ready")).await;
+    assert_eq!(ready.status(), StatusCode::SERVICE_UNAVAILABLE);
+    assert_eq!(ready.body(), r#"{"error":"Database unavailable"}"#);
+    assert_eq!(
+        pipeline.handle(get("/health")).await.status(),
+        StatusCode::OK
+    );
+}
+
+/// `sqlite-todo --health-check`, what a container's `HEALTHCHECK` runs: 0 while the server on
+/// the port answers `/health`, 1 once it is gone.
+#[tokio::test]
+async fn the_health_check_command_tells_whether_the_server_answers() {
+    let check = |port: u16| {
+        tokio::task::spawn_blocking(move || {
+            std::process::Command::new(env!("CARGO_BIN_EXE_sqlite-todo"))
+                .args(["--health-check", "--port", &port.to_string()])
+                .status()
+                .expect("runs")
+                .success()
+        })
+    };
+    let (server, _client) = start(&Database::Memory).await;
+    let port = server.local_addr().port();
+    assert!(check(port).await.unwrap(), "the server answers");
+    server.shutdown().await;
+    assert!(!check(port).await.unwrap(), "nothing answers");
 }
