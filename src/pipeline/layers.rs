@@ -31,7 +31,8 @@ use crate::route::RouteName;
 /// contract: a request extension that the pipeline's layers
 /// ([`PipelineBuilder::layer`](super::PipelineBuilder::layer)) can read, for metrics or logs
 /// per route (the label that does not grow with ids), like axum's `MatchedPath`. Absent when no
-/// route matched (a 404). Also on the response's extensions, for layers that look there.
+/// route matched (a 404). Also on the response's extensions, from the pipeline inside the
+/// layers out, for layers that look there (tower-http's `TraceLayer::on_response`).
 ///
 /// ```
 /// use pactum::pipeline::MatchedPath;
@@ -121,8 +122,16 @@ impl Call for Unlayered {
             None => pipeline.route(&head.method, head.uri.path()),
         };
         let peer = head.extensions.get::<PeerAddr>().map(|peer| peer.0);
+        // On the answer from here out, so that every layer sees it on the way back.
+        let matched = head.extensions.get::<MatchedPath>().cloned();
         let answer: HandleFuture = pipeline.handle_unlayered(routed, head, body, peer);
-        Box::pin(async move { Ok(answer.await) })
+        Box::pin(async move {
+            let mut response = answer.await;
+            if let Some(matched) = matched {
+                response.extensions_mut().insert(matched);
+            }
+            Ok(response)
+        })
     }
 }
 
@@ -289,14 +298,6 @@ impl Pipeline {
         if let Some(peer) = peer {
             extensions.insert(PeerAddr(peer));
         }
-        let matched = extensions.get::<MatchedPath>().cloned();
-        let answer = layers.0.call(request);
-        Box::pin(async move {
-            let mut response = answer.await?;
-            if let Some(matched) = matched {
-                response.extensions_mut().insert(matched);
-            }
-            Ok(response)
-        })
+        layers.0.call(request)
     }
 }

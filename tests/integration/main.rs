@@ -24,6 +24,7 @@ mod interop;
 mod layers;
 mod listeners;
 mod malformed;
+mod metrics;
 mod mutations;
 mod pipeline_settings;
 mod protocol_rules;

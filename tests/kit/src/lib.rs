@@ -30,7 +30,7 @@ mod server;
 mod wait;
 
 pub use answer::Answer;
-pub use fixture::{conformance_binary, fixture, fixture_native, fixture_warp};
+pub use fixture::{conformance_binary, example, fixture, fixture_native, fixture_warp};
 pub use procfs::{listening, read_by_server, rss_kib};
 pub use raw::{raw_response, read_response, read_to_close, RawResponse};
 pub use server::{
