@@ -8,7 +8,7 @@ use std::time::Duration;
 use bytes::Bytes;
 
 use super::formatting::{ErrorFormatting, Formatter};
-use super::layers::{self, ApplyLayer};
+use super::layers::{self, ApplyLayer, Layered};
 use super::{Inner, Pipeline, PipelineService, RouteTable};
 use crate::body::Body;
 use crate::contract::{Security, SecurityScheme};
@@ -101,7 +101,12 @@ impl PipelineBuilder {
         B: http_body::Body<Data = Bytes> + Send + 'static,
         B::Error: Into<BoxError>,
     {
-        self.layers.push(layers::apply(layer));
+        self.layers.push(Box::new(move |inner, pipeline| {
+            PipelineService(Arc::new(Layered {
+                service: layer.layer(inner),
+                pipeline,
+            }))
+        }));
         self
     }
 

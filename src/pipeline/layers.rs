@@ -75,7 +75,7 @@ struct RoutedBy(Option<Routed>);
 /// request and response, type-erased. A layer whose service answers another body type, or
 /// fails, is adapted by [`PipelineBuilder::layer`](super::PipelineBuilder::layer).
 #[derive(Clone)]
-pub struct PipelineService(Arc<dyn Call>);
+pub struct PipelineService(pub(super) Arc<dyn Call>);
 
 impl fmt::Debug for PipelineService {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -101,7 +101,7 @@ impl tower_service::Service<http::Request<Body>> for PipelineService {
 }
 
 /// A service called through a shared reference.
-trait Call: Send + Sync {
+pub(super) trait Call: Send + Sync {
     fn call(&self, request: http::Request<Body>) -> PipelineServiceFuture;
 }
 
@@ -136,10 +136,10 @@ impl Call for Unlayered {
 }
 
 /// A layer's service, called as tower asks: a clone per request, ready before called.
-struct Layered<S> {
-    service: S,
+pub(super) struct Layered<S> {
+    pub(super) service: S,
     /// The pipeline's error answers, for a layer that fails (weak, as for [`Unlayered`]).
-    pipeline: Weak<Inner>,
+    pub(super) pipeline: Weak<Inner>,
 }
 
 impl<S, B> Call for Layered<S>
@@ -199,28 +199,6 @@ where
 
 /// One layer's application, kept until the pipeline is built.
 pub(super) type ApplyLayer = Box<dyn FnOnce(PipelineService, Weak<Inner>) -> PipelineService + Send>;
-
-/// `layer` as an [`ApplyLayer`].
-pub(super) fn apply<L, B>(layer: L) -> ApplyLayer
-where
-    L: tower_layer::Layer<PipelineService> + Send + 'static,
-    L::Service: tower_service::Service<http::Request<Body>, Response = http::Response<B>>
-        + Clone
-        + Send
-        + Sync
-        + 'static,
-    <L::Service as tower_service::Service<http::Request<Body>>>::Future: Send + 'static,
-    <L::Service as tower_service::Service<http::Request<Body>>>::Error: Into<BoxError>,
-    B: http_body::Body<Data = Bytes> + Send + 'static,
-    B::Error: Into<BoxError>,
-{
-    Box::new(move |inner, pipeline| {
-        PipelineService(Arc::new(Layered {
-            service: layer.layer(inner),
-            pipeline,
-        }))
-    })
-}
 
 /// The layers applied in order around the pipeline `inner` will be.
 pub(super) fn stack(layers: Vec<ApplyLayer>, inner: &Weak<Inner>) -> Option<PipelineService> {

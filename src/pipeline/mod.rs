@@ -359,12 +359,11 @@ impl Pipeline {
         body: Body,
         peer: Option<SocketAddr>,
     ) -> HandleFuture {
-        if let Some(layers) = &self.inner.layers {
-            let routed = self.route(&head.method, head.uri.path());
-            return self.handle_layered(layers, routed, head, body, peer);
-        }
         let routed = self.route(&head.method, head.uri.path());
-        self.handle_unlayered(routed, head, body, peer)
+        match &self.inner.layers {
+            None => self.handle_unlayered(routed, head, body, peer),
+            Some(layers) => self.handle_layered(layers, routed, head, body, peer),
+        }
     }
 
     /// Answers `404` as this pipeline answers a path it has no route for — through its

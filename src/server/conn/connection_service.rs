@@ -92,18 +92,14 @@ impl<S: CallShared> ConnectionService<S> {
     /// The answer to a request that broke one of the [`RequestRules`], formatted as every
     /// error answer is; HTTP/1 closes the connection after it, as after a head hyper cannot
     /// read.
-    ///
-    /// Takes the request, which is dropped here: moved on both paths of
-    /// [`call`](hyper::service::Service::call), it is handed to the service without a copy
-    /// (borrowed on one, it was copied on every request).
     #[cold]
     fn refusal(
         &self,
         rejection: Rejection,
         request: http::Request<Incoming>,
     ) -> Box<http::Response<S::Body>> {
+        // The request is dropped unread (and its connection closed after the answer).
         let version = request.version();
-        drop(request);
         tracing::debug!(?rejection, ?version, "request refused by the connection");
         let (mut head, body) = self
             .answers
