@@ -89,6 +89,22 @@ impl ServerKind {
 /// `listening PORT` once bound, then exits the process when stdin reaches EOF (so that a
 /// profiler wrapping it writes its results).
 pub(crate) fn run(kind: ServerKind) -> ! {
+    // `PEER_LOAD_SUBSCRIBER=fmt`: a `tracing` subscriber that formats every enabled span and
+    // event at INFO and writes them nowhere — the cost of logging without the cost of a disk.
+    // `fmt-close`: the same, with a line when each span closes (`FmtSpan::CLOSE`: how a
+    // request was logged before pactum's access log).
+    let subscriber = std::env::var("PEER_LOAD_SUBSCRIBER");
+    if let Ok(kind @ ("fmt" | "fmt-close")) = subscriber.as_deref() {
+        let span_events = match kind {
+            "fmt-close" => tracing_subscriber::fmt::format::FmtSpan::CLOSE,
+            _ => tracing_subscriber::fmt::format::FmtSpan::NONE,
+        };
+        tracing_subscriber::fmt()
+            .with_max_level(tracing::Level::INFO)
+            .with_span_events(span_events)
+            .with_writer(std::io::sink)
+            .init();
+    }
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -110,7 +126,7 @@ async fn start(kind: ServerKind) -> u16 {
     match kind {
         ServerKind::PactumNative => {
             let options = pactum::ServerOptions::new().port(0).hostname("127.0.0.1");
-            let server = pactum::serve(api::handlers(), options)
+            let server = pactum::serve(pactum_app(), options)
                 .await
                 .expect("pactum serves");
             let port = server.local_addr().port();
@@ -138,7 +154,8 @@ async fn start(kind: ServerKind) -> u16 {
                     tokio::spawn(serve_loop(listener, service, as_shipped()));
                 }
                 ServerKind::PactumWarp => {
-                    let filter = pactum_warp::filter(api::handlers()).expect("valid handlers");
+                    let pipeline = pactum_app().build().expect("valid handlers");
+                    let filter = pactum_warp::filter_with(pipeline);
                     // On warp's own connection settings, as the warp row.
                     let service = TowerToHyperService::new(warp::service(filter));
                     tokio::spawn(serve_loop(listener, service, as_shipped()));
@@ -152,6 +169,15 @@ async fn start(kind: ServerKind) -> u16 {
             }
             port
         }
+    }
+}
+
+/// pactum's application; `PEER_LOAD_ACCESS_LOG=off` turns its access log off.
+fn pactum_app() -> pactum::pipeline::PipelineBuilder {
+    let builder = pactum::Pipeline::builder(api::handlers());
+    match std::env::var("PEER_LOAD_ACCESS_LOG").as_deref() {
+        Ok("off") => builder.access_log(false),
+        _ => builder,
     }
 }
 

@@ -33,6 +33,8 @@ pub struct PipelineBuilder {
     pub(super) verified_elsewhere: Vec<SecurityScheme>,
     /// Tower layers around every answer, innermost first.
     pub(super) layers: Vec<ApplyLayer>,
+    /// [`PipelineBuilder::access_log`].
+    pub(super) access_log: bool,
 }
 
 impl fmt::Debug for PipelineBuilder {
@@ -107,6 +109,22 @@ impl PipelineBuilder {
                 pipeline,
             }))
         }));
+        self
+    }
+
+    /// Whether each request is logged once answered: one `tracing` event at INFO, target
+    /// `pactum::access`, inside the request's span — which carries the method, the route
+    /// template (`unmatched` for a 404 no route had), the client's address and the request id —
+    /// with the `status`, the `latency_us` and, for an answer held whole, its body's `bytes`.
+    /// Every request has one: routed ones, 404s, 405s, rejections, errors. On by default:
+    /// `false` turns it off (the request span stays). Like every log, it costs nothing until a
+    /// subscriber is set and its filter lets the `request` span through
+    /// (`tracing-subscriber`; the server chapter shows plain and JSON output).
+    ///
+    /// The line is written when the answer's head is ready: a streamed body (events, a
+    /// download) is still being sent, and its `bytes` are not known.
+    pub fn access_log(mut self, on: bool) -> Self {
+        self.access_log = on;
         self
     }
 
@@ -317,6 +335,7 @@ impl PipelineBuilder {
                 request_timeout: self.request_timeout,
                 trusted: (!self.trusted.is_empty()).then_some(TrustedProxies(self.trusted)),
                 layers: layers::stack(layers, pipeline),
+                access_log: self.access_log,
             }),
         })
     }

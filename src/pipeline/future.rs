@@ -43,6 +43,31 @@ pub(super) struct DispatchFuture {
 pub(super) struct Traced {
     pub(super) span: tracing::Span,
     pub(super) started: Instant,
+    /// Whether the answer is logged ([`PipelineBuilder::access_log`](super::PipelineBuilder::access_log)).
+    pub(super) access_log: bool,
+}
+
+/// The access log line of a request answered with `status` after `latency_us`, its body
+/// `bytes` long when held whole: in the request's `span`, which holds the rest.
+#[cold]
+fn access_line(span: &tracing::Span, status: u16, latency_us: u64, bytes: Option<usize>) {
+    match bytes {
+        Some(bytes) => tracing::info!(
+            target: "pactum::access",
+            parent: span,
+            status,
+            latency_us,
+            bytes,
+            "answered"
+        ),
+        None => tracing::info!(
+            target: "pactum::access",
+            parent: span,
+            status,
+            latency_us,
+            "answered"
+        ),
+    }
 }
 
 impl Future for DispatchFuture {
@@ -92,14 +117,17 @@ impl Future for DispatchFuture {
             ok => ok,
         };
         if let Some(traced) = &this.traced {
-            let status = match &result {
-                Ok(response) => response.status(),
-                Err(error) => error.status(),
+            let (status, bytes) = match &result {
+                Ok(response) => (response.status(), response.body().as_bytes().map(Bytes::len)),
+                // Formatted after this (`Pipeline::answer`): its size is not known here.
+                Err(error) => (error.status(), None),
             };
+            let latency_us = traced.started.elapsed().as_micros() as u64;
+            if traced.access_log {
+                access_line(&traced.span, status.as_u16(), latency_us, bytes);
+            }
             traced.span.record("status", status.as_u16());
-            traced
-                .span
-                .record("latency_us", traced.started.elapsed().as_micros() as u64);
+            traced.span.record("latency_us", latency_us);
         }
         Poll::Ready(result)
     }

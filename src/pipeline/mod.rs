@@ -97,6 +97,9 @@ impl AnswerMode {
     }
 }
 
+/// The route an unmatched request is logged with (its span's and access line's `route`).
+const UNMATCHED: &str = "unmatched";
+
 /// The default request body limit: 1 MiB.
 pub const DEFAULT_BODY_LIMIT: usize = 1024 * 1024;
 
@@ -144,6 +147,8 @@ struct Inner {
     request_timeout: Option<Duration>,
     /// `None` unless proxies are trusted: then each request's forwarded client is resolved.
     trusted: Option<TrustedProxies>,
+    /// [`PipelineBuilder::access_log`].
+    access_log: bool,
     /// The tower layers every request goes through ([`PipelineBuilder::layer`]).
     layers: Option<PipelineService>,
 }
@@ -182,6 +187,7 @@ impl Pipeline {
             trusted: Vec::new(),
             verified_elsewhere: Vec::new(),
             layers: Vec::new(),
+            access_log: true,
         }
     }
 
@@ -256,14 +262,7 @@ impl Pipeline {
         peer: Option<SocketAddr>,
     ) -> DispatchFuture {
         let entry = &self.inner.table.routes[routed.route];
-        let mut remote = match &self.inner.trusted {
-            None => Remote { peer, serial: 0 },
-            Some(trusted) => trusted.resolve(
-                peer.or_else(|| Remote::default().peer(&head.extensions)),
-                &mut head,
-            ),
-        };
-        remote.serial = next_serial();
+        let remote = self.remote(&mut head, peer);
         let request_info = self
             .inner
             .error_formatting
@@ -272,24 +271,7 @@ impl Pipeline {
         // Until a subscriber is set, nobody can listen: no span (it would only feed tracing's
         // `log` fallback, which records span lifecycles at trace level), no clock read.
         let traced = if tracing::dispatcher::has_been_set() {
-            let span = tracing::info_span!(
-                "request",
-                method = %head.method,
-                route = %entry.template,
-                client = tracing::field::Empty,
-                request_id = %request_id(&head.headers, remote.serial),
-                status = tracing::field::Empty,
-                latency_us = tracing::field::Empty,
-            );
-            if let Some(client) = remote.client_ip(&head.extensions) {
-                span.record("client", tracing::field::display(client));
-            }
-            (!span.is_disabled()).then(|| {
-                Box::new(Traced {
-                    span,
-                    started: Instant::now(),
-                })
-            })
+            self.traced(&head, &entry.template, &remote)
         } else {
             None
         };
@@ -338,6 +320,82 @@ impl Pipeline {
             deadline,
             traced,
             request_info,
+        }
+    }
+
+    /// Who sent the request (the forwarded client when the peer is a trusted proxy), and its
+    /// serial.
+    #[inline]
+    fn remote(&self, head: &mut http::request::Parts, peer: Option<SocketAddr>) -> Remote {
+        let mut remote = match &self.inner.trusted {
+            None => Remote { peer, serial: 0 },
+            Some(trusted) => trusted.resolve(
+                peer.or_else(|| Remote::default().peer(&head.extensions)),
+                head,
+            ),
+        };
+        remote.serial = next_serial();
+        remote
+    }
+
+    /// The request's span (method, route, client, request id; status and latency once
+    /// answered) and its start, when the subscriber wants the span.
+    #[inline(never)]
+    fn traced(
+        &self,
+        head: &http::request::Parts,
+        route: &str,
+        remote: &Remote,
+    ) -> Option<Box<Traced>> {
+        let span = tracing::info_span!(
+            "request",
+            method = %head.method,
+            route = %route,
+            client = tracing::field::Empty,
+            request_id = %request_id(&head.headers, remote.serial),
+            status = tracing::field::Empty,
+            latency_us = tracing::field::Empty,
+        );
+        if let Some(client) = remote.client_ip(&head.extensions) {
+            span.record("client", tracing::field::display(client));
+        }
+        (!span.is_disabled()).then(|| {
+            Box::new(Traced {
+                span,
+                started: Instant::now(),
+                access_log: self.inner.access_log,
+            })
+        })
+    }
+
+    /// A request no route matched, when a subscriber is set: answered 404 through the same
+    /// future as a routed one, so that it has its span and its access log line.
+    #[cold]
+    #[inline(never)]
+    fn unmatched_traced(
+        &self,
+        mut head: http::request::Parts,
+        peer: Option<SocketAddr>,
+        mode: AnswerMode,
+    ) -> HandleFuture {
+        let remote = self.remote(&mut head, peer);
+        let request_info = self
+            .inner
+            .error_formatting
+            .keeps_request()
+            .then(|| info(&head, remote.serial));
+        let traced = self.traced(&head, UNMATCHED, &remote);
+        let error: Error = Rejection::NotFound.error().into();
+        HandleFuture {
+            dispatched: Some(DispatchFuture {
+                work: Some(Work::Done(Err(error))),
+                deadline: None,
+                traced,
+                request_info,
+            }),
+            not_found: None,
+            pipeline: self.clone(),
+            mode,
         }
     }
 
@@ -394,8 +452,10 @@ impl Pipeline {
         let mut not_found = None;
         let dispatched = match routed {
             Some(routed) => Some(self.dispatch_unlayered(routed, head, body, peer)),
+            None if tracing::dispatcher::has_been_set() => {
+                return self.unmatched_traced(head, peer, mode);
+            }
             None => {
-                tracing::debug!(path = head.uri.path(), "no route");
                 if self.inner.error_formatting.keeps_request() {
                     not_found = Some(info(&head, next_serial()));
                 }

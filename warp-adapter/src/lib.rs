@@ -321,18 +321,35 @@ pub fn not_found_with(
 ) -> impl Filter<Extract = (Response,), Error = std::convert::Infallible> + Clone + Send + Sync + 'static
 {
     let pipeline = pipeline.clone();
+    // The peer, as the routed filter finds it: warp's own server's, else the one pactum's
+    // server inserts (for the client in the access log).
+    let peer = warp::addr::remote()
+        .and(warp::ext::optional::<pactum::pipeline::PeerAddr>())
+        .map(
+            |remote: Option<SocketAddr>, native: Option<pactum::pipeline::PeerAddr>| {
+                remote.map(pactum::pipeline::PeerAddr).or(native)
+            },
+        );
     warp::method()
-        .and(warp::path::full().and(warp::header::headers_cloned()))
-        .then(move |method: Method, path: FullPath, headers: HeaderMap| {
-            let mut request = http::Request::new(Body::empty());
-            *request.method_mut() = method;
-            if let Ok(uri) = path.as_str().parse() {
-                *request.uri_mut() = uri;
-            }
-            *request.headers_mut() = headers;
-            let answer = pipeline.not_found(request);
-            async move { reply::into_warp(answer.await) }
-        })
+        .and(warp::path::full().and(warp::header::headers_cloned().and(peer)))
+        .then(
+            move |method: Method,
+                  path: FullPath,
+                  headers: HeaderMap,
+                  peer: Option<pactum::pipeline::PeerAddr>| {
+                let mut request = http::Request::new(Body::empty());
+                *request.method_mut() = method;
+                if let Ok(uri) = path.as_str().parse() {
+                    *request.uri_mut() = uri;
+                }
+                *request.headers_mut() = headers;
+                if let Some(peer) = peer {
+                    request.extensions_mut().insert(peer);
+                }
+                let answer = pipeline.not_found(request);
+                async move { reply::into_warp(answer.await) }
+            },
+        )
 }
 
 /// A pipeline without routes: it answers every request with its JSON 404.
