@@ -132,16 +132,28 @@ try {
     return op;
   };
 
+  // Whether an opened operation's body comes to show `text`: Swagger UI renders its parts
+  // one after the other, so the text is waited for (up to 5 s), not read once.
+  const shows = async (op, text) => {
+    try {
+      await op.locator(".opblock-body", { hasText: text }).waitFor({ timeout: 5000 });
+      return true;
+    } catch {
+      return false;
+    }
+  };
+
   // Server-sent events and a multipart upload show their media types.
   if (doc.paths["/events"]?.get) {
     const events = await opened("get", "/events");
-    const text = await events.locator(".opblock-body").textContent();
-    check(text.includes("text/event-stream"), "GET /events shows text/event-stream");
+    check(await shows(events, "text/event-stream"), "GET /events shows text/event-stream");
   }
   if (doc.paths["/uploads"]?.post) {
     const uploads = await opened("post", "/uploads");
-    const text = await uploads.locator(".opblock-body").textContent();
-    check(text.includes("multipart/form-data"), "POST /uploads shows multipart/form-data");
+    check(
+      await shows(uploads, "multipart/form-data"),
+      "POST /uploads shows multipart/form-data",
+    );
   }
 
   // Try it out on GET /health: the live answer of the server.
