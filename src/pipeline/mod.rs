@@ -262,12 +262,7 @@ impl Pipeline {
         peer: Option<SocketAddr>,
     ) -> DispatchFuture {
         let entry = &self.inner.table.routes[routed.route];
-        let remote = self.remote(&mut head, peer);
-        let request_info = self
-            .inner
-            .error_formatting
-            .keeps_request()
-            .then(|| info(&head, remote.serial));
+        let (remote, request_info) = self.remote(&mut head, peer);
         // Until a subscriber is set, nobody can listen: no span (it would only feed tracing's
         // `log` fallback, which records span lifecycles at trace level), no clock read.
         let traced = if tracing::dispatcher::has_been_set() {
@@ -323,10 +318,14 @@ impl Pipeline {
         }
     }
 
-    /// Who sent the request (the forwarded client when the peer is a trusted proxy), and its
-    /// serial.
+    /// Who sent the request (the forwarded client when the peer is a trusted proxy) with its
+    /// serial, and the request's view when the error formatter asks for it.
     #[inline]
-    fn remote(&self, head: &mut http::request::Parts, peer: Option<SocketAddr>) -> Remote {
+    fn remote(
+        &self,
+        head: &mut http::request::Parts,
+        peer: Option<SocketAddr>,
+    ) -> (Remote, Option<Box<RequestInfo>>) {
         let mut remote = match &self.inner.trusted {
             None => Remote { peer, serial: 0 },
             Some(trusted) => trusted.resolve(
@@ -335,7 +334,12 @@ impl Pipeline {
             ),
         };
         remote.serial = next_serial();
-        remote
+        let request_info = self
+            .inner
+            .error_formatting
+            .keeps_request()
+            .then(|| info(head, remote.serial));
+        (remote, request_info)
     }
 
     /// The request's span (method, route, client, request id; status and latency once
@@ -378,12 +382,7 @@ impl Pipeline {
         peer: Option<SocketAddr>,
         mode: AnswerMode,
     ) -> HandleFuture {
-        let remote = self.remote(&mut head, peer);
-        let request_info = self
-            .inner
-            .error_formatting
-            .keeps_request()
-            .then(|| info(&head, remote.serial));
+        let (remote, request_info) = self.remote(&mut head, peer);
         let traced = self.traced(&head, UNMATCHED, &remote);
         let error: Error = Rejection::NotFound.error().into();
         HandleFuture {
@@ -418,10 +417,7 @@ impl Pipeline {
         peer: Option<SocketAddr>,
     ) -> HandleFuture {
         let routed = self.route(&head.method, head.uri.path());
-        match &self.inner.layers {
-            None => self.handle_unlayered(routed, head, body, peer),
-            Some(layers) => self.handle_layered(layers, routed, head, body, peer),
-        }
+        self.handle_routed(routed, head, body, peer)
     }
 
     /// Answers `404` as this pipeline answers a path it has no route for — through its
@@ -433,9 +429,21 @@ impl Pipeline {
         request: http::Request<Body>,
     ) -> impl Future<Output = Response> + Send + 'static {
         let (head, body) = request.into_parts();
+        self.handle_routed(None, head, body, None)
+    }
+
+    /// A request routed already (`None`: no route), through the layers when there are any.
+    #[inline]
+    fn handle_routed(
+        &self,
+        routed: Option<Routed>,
+        head: http::request::Parts,
+        body: Body,
+        peer: Option<SocketAddr>,
+    ) -> HandleFuture {
         match &self.inner.layers {
-            None => self.handle_unlayered(None, head, body, None),
-            Some(layers) => self.handle_layered(layers, None, head, body, None),
+            None => self.handle_unlayered(routed, head, body, peer),
+            Some(layers) => self.handle_layered(layers, routed, head, body, peer),
         }
     }
 
