@@ -1,18 +1,19 @@
 //! Replacing the built-in error body: every error — validation, 404, handler errors — goes
 //! through one formatter. Here: RFC 9457 problem details, whose `instance` names the request
 //! (the formatter sees its method, path and id), with the request id echoed in
-//! `x-request-id`. Plain errors' messages are hidden (`Internal server error`).
+//! `x-request-id` on every answer (`echo_request_id`). Plain errors' messages are hidden
+//! (`Internal server error`).
 //!
 //! ```text
 //! cargo run --example custom_errors
 //! curl -i localhost:3000/nope
-//! curl -i -H 'x-request-id: abc-1' 'localhost:3000/square?n=abc'
+//! curl -i 'localhost:3000/square?n=abc'
 //! ```
 
 use pactum::http::header::{HeaderValue, CONTENT_TYPE};
 use pactum::{
-    error::RequestInfo, handler, pipeline::Response, pipeline::REQUEST_ID_HEADER, route, Ctx,
-    Endpoint, Error, NoParams, Pipeline, ServerOptions,
+    error::RequestInfo, handler, pipeline::Response, route, Ctx, Endpoint, Error, NoParams,
+    Pipeline, ServerOptions,
 };
 use serde::{Deserialize, Serialize};
 use validator::Validate;
@@ -29,7 +30,7 @@ struct Squared {
 }
 
 /// `application/problem+json`, with the details as `errors`, the request as `instance` (its
-/// path; the method and id go in extension members) and the id echoed as `x-request-id`.
+/// path; the method and id go in extension members).
 fn problem(error: &Error, request: &RequestInfo) -> Response {
     let body = error.to_body();
     let problem = serde_json::json!({
@@ -50,9 +51,6 @@ fn problem(error: &Error, request: &RequestInfo) -> Response {
         CONTENT_TYPE,
         HeaderValue::from_static("application/problem+json"),
     );
-    if let Ok(id) = HeaderValue::from_str(request.request_id()) {
-        response.headers_mut().insert(REQUEST_ID_HEADER, id);
-    }
     response
 }
 
@@ -72,6 +70,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     // The error formatter is a pipeline setting: every adapter serving this pipeline uses it.
     let app = Pipeline::builder(handlers)
         .error_formatter_with(problem)
+        .echo_request_id(true)
         .hide_internal_messages(true);
     let server = pactum::serve(app, ServerOptions::new()).await?;
     tracing::info!(addr = %server.local_addr(), "try /square?n=12 and /square?n=abc");

@@ -55,7 +55,7 @@ impl<P, Q, B> Ctx<P, Q, B> {
             extensions: Extensions::new(),
             response: ResponseParts::default(),
             raw_body: Bytes::new(),
-            remote: Remote::default(),
+            remote: Remote::HAND_MADE,
         }
     }
 
@@ -100,12 +100,15 @@ impl<P, Q, B> Ctx<P, Q, B> {
         }
     }
 
-    /// The request's id: its `x-request-id` header when present and sane (1 to 200 bytes of
-    /// visible ASCII: [`REQUEST_ID_HEADER`](crate::pipeline::REQUEST_ID_HEADER)), else one generated
-    /// for it (`<process seed>-<counter>`, unique within the process). The same id is on the
-    /// request's tracing span (field `request_id`) and in the error formatter's
-    /// [`RequestInfo`](crate::error::RequestInfo). A context made by [`Ctx::new`] gets a generated id
-    /// of serial 0.
+    /// The request's id: its `x-request-id` header when its peer is a trusted proxy
+    /// ([`PipelineBuilder::trusted_proxies`](crate::pipeline::PipelineBuilder::trusted_proxies))
+    /// and the value is sane (1 to 200 bytes of visible ASCII:
+    /// [`REQUEST_ID_HEADER`](crate::pipeline::REQUEST_ID_HEADER)), else one generated for it (a
+    /// 64-bit number in decimal, unique within the process). The same id is in the answer's
+    /// `x-request-id`, on the request's tracing span (field `request_id`) and in the error
+    /// formatter's [`RequestInfo`](crate::error::RequestInfo). A context made by [`Ctx::new`]
+    /// keeps an `x-request-id` set on it (there is no peer to doubt), else has the id of
+    /// serial 0.
     ///
     /// ```
     /// use pactum::Ctx;
@@ -116,7 +119,7 @@ impl<P, Q, B> Ctx<P, Q, B> {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn request_id(&self) -> std::borrow::Cow<'_, str> {
-        crate::request::request_id(&self.headers, self.remote.serial)
+        crate::request::request_id(&self.headers, &self.remote)
     }
 
     /// The exact bytes the JSON body was parsed from, as they came (for a signature over

@@ -5,7 +5,8 @@
 
 use std::sync::{Arc, Mutex};
 
-use pactum::{handler, pipeline::Body, route, Ctx, Endpoint, HttpError, Pipeline};
+use pactum::pipeline::{Body, PeerAddr};
+use pactum::{handler, route, Ctx, Endpoint, HttpError, Pipeline};
 use serde::{Deserialize, Serialize};
 use validator::Validate;
 
@@ -90,22 +91,29 @@ fn every_routed_request_has_a_span_with_method_route_status_and_latency() {
         let health = Endpoint::get(route::static_path("/health"))
             .build()
             .unwrap();
-        let pipeline = Pipeline::new(vec![
+        let pipeline = Pipeline::builder(vec![
             handler(user, |_: Ctx<UserPath>| async {
                 Err::<pactum::contract::NoContent, _>(HttpError::not_found("User not found").into())
             })
             .into(),
             handler(health, |_| async { Ok(pactum::contract::NoContent) }).into(),
         ])
+        .trusted_proxies(["192.0.2.1/32".parse().unwrap()])
+        .echo_request_id(true)
+        .build()
         .unwrap();
         runtime.block_on(async {
             assert_eq!(pipeline.handle(get("/users/42")).await.status(), 404);
             assert_eq!(pipeline.handle(get("/health")).await.status(), 204);
+            // From a trusted proxy: its id is the request's.
             let with_id = http::Request::get("/health")
                 .header("x-request-id", "req-span-1")
+                .extension(PeerAddr("192.0.2.1:4000".parse().unwrap()))
                 .body(Body::empty())
                 .unwrap();
-            assert_eq!(pipeline.handle(with_id).await.status(), 204);
+            let answer = pipeline.handle(with_id).await;
+            assert_eq!(answer.status(), 204);
+            assert_eq!(answer.headers()["x-request-id"], "req-span-1");
         });
     });
     let spans = spans.0.lock().unwrap();
@@ -122,7 +130,7 @@ fn every_routed_request_has_a_span_with_method_route_status_and_latency() {
     // The request id: generated (distinct), or the request's `x-request-id`.
     let generated = [0, 1].map(|i| field(&spans[i], "request_id").expect("a request id"));
     assert_ne!(generated[0], generated[1]);
-    assert!(generated[0].len() > 16, "{generated:?}");
+    assert_eq!(generated[0].len(), 16, "{generated:?}");
     assert_eq!(
         field(&spans[2], "request_id").as_deref(),
         Some("req-span-1")

@@ -128,15 +128,20 @@ fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
     haystack.windows(needle.len()).position(|w| w == needle)
 }
 
-/// The response with the value of its `date` header blanked: every other byte must match.
+/// The response with the value of its `date` header blanked and without pactum's
+/// `x-request-id` (which the peers do not send; its cost stays in pactum's figures): every
+/// other byte must match.
 pub(crate) fn normalise(response: &[u8]) -> String {
     let text = String::from_utf8_lossy(response);
     let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
     let head: Vec<String> = head
         .split("\r\n")
-        .map(|line| match line.split_once(':') {
-            Some((name, _)) if name.eq_ignore_ascii_case("date") => format!("{name}: <date>"),
-            _ => line.to_owned(),
+        .filter_map(|line| match line.split_once(':') {
+            Some((name, _)) if name.eq_ignore_ascii_case("date") => {
+                Some(format!("{name}: <date>"))
+            }
+            Some((name, _)) if name.eq_ignore_ascii_case("x-request-id") => None,
+            _ => Some(line.to_owned()),
         })
         .collect();
     format!("{}\r\n\r\n{body}", head.join("\r\n"))

@@ -172,11 +172,16 @@ async fn start(kind: ServerKind) -> u16 {
     }
 }
 
-/// pactum's application; `PEER_LOAD_ACCESS_LOG=off` turns its access log off.
+/// pactum's application; `PEER_LOAD_ACCESS_LOG=off` turns its access log off,
+/// `PEER_LOAD_ECHO_ID=on` echoes the request id on every answer.
 fn pactum_app() -> pactum::pipeline::PipelineBuilder {
     let builder = pactum::Pipeline::builder(api::handlers());
-    match std::env::var("PEER_LOAD_ACCESS_LOG").as_deref() {
+    let builder = match std::env::var("PEER_LOAD_ACCESS_LOG").as_deref() {
         Ok("off") => builder.access_log(false),
+        _ => builder,
+    };
+    match std::env::var("PEER_LOAD_ECHO_ID").as_deref() {
+        Ok("on") => builder.echo_request_id(true),
         _ => builder,
     }
 }

@@ -52,8 +52,10 @@ impl Error {
         }
     }
 
-    /// The request this error answers, when the pipeline kept it (it does when an
-    /// [`error_formatter_with`](crate::pipeline::PipelineBuilder::error_formatter_with) is set).
+    /// The request this error answers, when the pipeline kept it: whole when an
+    /// [`error_formatter_with`](crate::pipeline::PipelineBuilder::error_formatter_with) is set,
+    /// else its id alone when the id is echoed
+    /// ([`echo_request_id`](crate::pipeline::PipelineBuilder::echo_request_id)).
     pub(crate) fn request(&self) -> Option<&RequestInfo> {
         self.request.as_deref()
     }

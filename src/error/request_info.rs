@@ -36,7 +36,8 @@ impl RequestInfo {
     }
 
     /// The request's id ([`Ctx::request_id`](crate::Ctx::request_id)): its `x-request-id`
-    /// header when sane, else the generated one — the one on its tracing span.
+    /// header when a trusted proxy sent it, else the generated one — the one on its tracing
+    /// span and in the answer's `x-request-id`.
     pub fn request_id(&self) -> &str {
         &self.request_id
     }

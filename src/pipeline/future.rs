@@ -13,7 +13,7 @@ use super::catch_panic::CatchPanic;
 use super::deadline::Deadline;
 use super::{AnswerMode, Pipeline};
 use crate::error::{Error, Rejection, RequestInfo};
-use crate::request::BoxFuture;
+use crate::request::{BoxFuture, EchoedId};
 use crate::response::{Response, ResponseBody};
 
 /// A dispatched request: answered already, or running its middleware and handler.
@@ -37,6 +37,9 @@ pub(super) struct DispatchFuture {
     pub(super) traced: Option<Box<Traced>>,
     /// The request's view, for an error formatter that asks for it.
     pub(super) request_info: Option<Box<RequestInfo>>,
+    /// The id the answer echoes ([`PipelineBuilder::echo_request_id`](super::PipelineBuilder::echo_request_id)).
+    /// (Boxed: only a pipeline that echoes pays for the room.)
+    pub(super) echo: Option<Box<EchoedId>>,
 }
 
 /// A request's span, and when it started (for its latency).
@@ -107,14 +110,28 @@ impl Future for DispatchFuture {
             },
         };
         let result = match result {
+            Ok(mut response) => {
+                if let Some(echo) = this.echo.take() {
+                    (*echo).echo(response.headers_mut());
+                }
+                Ok(response)
+            }
             Err(error) => {
                 error.log();
-                Err(match this.request_info.take() {
+                // The view for the formatter, else (to echo the id) a view of the id alone:
+                // the formatter sees only whole views, the pipeline reads the id from either.
+                let info = this.request_info.take().or_else(|| {
+                    let echo = this.echo.take()?;
+                    Some(Box::new(RequestInfo {
+                        request_id: echo.to_text(),
+                        ..RequestInfo::UNKNOWN
+                    }))
+                });
+                Err(match info {
                     Some(info) => error.for_request(info),
                     None => error,
                 })
             }
-            ok => ok,
         };
         if let Some(traced) = &this.traced {
             let (status, bytes) = match &result {
@@ -144,11 +161,9 @@ impl Drop for DispatchFuture {
     }
 }
 
-/// The future of [`Pipeline::handle`]: the dispatched request (or a 404), answered.
+/// The future of [`Pipeline::handle`]: the dispatched request (or a plain 404), answered.
 pub(crate) struct HandleFuture {
     pub(super) dispatched: Option<DispatchFuture>,
-    /// A request no route matched: its view, when the error formatter asks for it.
-    pub(super) not_found: Option<Box<RequestInfo>>,
     pub(super) pipeline: Pipeline,
     pub(super) mode: AnswerMode,
 }
@@ -161,13 +176,7 @@ impl Future for HandleFuture {
         let this = &mut *self;
         let result = match &mut this.dispatched {
             Some(dispatched) => ready!(Pin::new(dispatched).poll(cx)),
-            None => {
-                let error: Error = Rejection::NotFound.error().into();
-                Err(match this.not_found.take() {
-                    Some(info) => error.for_request(info),
-                    None => error,
-                })
-            }
+            None => Err(Rejection::NotFound.error().into()),
         };
         Poll::Ready(this.pipeline.answer(this.mode, result))
     }

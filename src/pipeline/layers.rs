@@ -229,6 +229,7 @@ impl DispatchFuture {
             deadline: None,
             traced: None,
             request_info: None,
+            echo: None,
         }
     }
 }
@@ -249,7 +250,6 @@ impl Pipeline {
         let answer = self.through_layers(layers, routed, head, body, peer);
         HandleFuture {
             dispatched: Some(DispatchFuture::layered(answer)),
-            not_found: None,
             pipeline: self.clone(),
             mode,
         }

@@ -24,7 +24,7 @@ pub use crate::body::Body;
 use crate::error::{ConfigError, Error, Rejection, RequestInfo};
 use crate::handler::AnyHandler;
 use crate::middleware::Next;
-use crate::request::{next_serial, request_id, Remote, Request, TrustedProxies};
+use crate::request::{next_serial, request_id, EchoedId, Remote, Request, TrustedProxies};
 pub use crate::response::{Response, ResponseBody};
 
 #[doc(no_inline)]
@@ -149,6 +149,8 @@ struct Inner {
     trusted: Option<TrustedProxies>,
     /// [`PipelineBuilder::access_log`].
     access_log: bool,
+    /// [`PipelineBuilder::echo_request_id`].
+    echo_request_id: bool,
     /// The tower layers every request goes through ([`PipelineBuilder::layer`]).
     layers: Option<PipelineService>,
 }
@@ -188,6 +190,7 @@ impl Pipeline {
             verified_elsewhere: Vec::new(),
             layers: Vec::new(),
             access_log: true,
+            echo_request_id: false,
         }
     }
 
@@ -263,6 +266,10 @@ impl Pipeline {
     ) -> DispatchFuture {
         let entry = &self.inner.table.routes[routed.route];
         let (remote, request_info) = self.remote(&mut head, peer);
+        let echo = self
+            .inner
+            .echo_request_id
+            .then(|| Box::new(EchoedId::of(&head.headers, &remote)));
         // Until a subscriber is set, nobody can listen: no span (it would only feed tracing's
         // `log` fallback, which records span lifecycles at trace level), no clock read.
         let traced = if tracing::dispatcher::has_been_set() {
@@ -315,30 +322,31 @@ impl Pipeline {
             deadline,
             traced,
             request_info,
+            echo,
         }
     }
 
     /// Who sent the request (the forwarded client when the peer is a trusted proxy) with its
     /// serial, and the request's view when the error formatter asks for it.
-    #[inline]
+    #[inline(always)]
     fn remote(
         &self,
         head: &mut http::request::Parts,
         peer: Option<SocketAddr>,
     ) -> (Remote, Option<Box<RequestInfo>>) {
         let mut remote = match &self.inner.trusted {
-            None => Remote { peer, serial: 0 },
+            None => Remote::new(peer, false),
             Some(trusted) => trusted.resolve(
                 peer.or_else(|| Remote::default().peer(&head.extensions)),
                 head,
             ),
         };
-        remote.serial = next_serial();
+        remote.set_serial(next_serial());
         let request_info = self
             .inner
             .error_formatting
             .keeps_request()
-            .then(|| info(head, remote.serial));
+            .then(|| info(head, &remote));
         (remote, request_info)
     }
 
@@ -356,7 +364,7 @@ impl Pipeline {
             method = %head.method,
             route = %route,
             client = tracing::field::Empty,
-            request_id = %request_id(&head.headers, remote.serial),
+            request_id = %request_id(&head.headers, remote),
             status = tracing::field::Empty,
             latency_us = tracing::field::Empty,
         );
@@ -372,18 +380,25 @@ impl Pipeline {
         })
     }
 
-    /// A request no route matched, when a subscriber is set: answered 404 through the same
-    /// future as a routed one, so that it has its span and its access log line.
+    /// A request no route matched: answered 404 through the same future as a routed one, so
+    /// that it has its span and its access log line (when a subscriber is set), its id
+    /// echoed, and its view for the error formatter.
     #[cold]
     #[inline(never)]
-    fn unmatched_traced(
+    fn unmatched(
         &self,
         mut head: http::request::Parts,
         peer: Option<SocketAddr>,
         mode: AnswerMode,
     ) -> HandleFuture {
         let (remote, request_info) = self.remote(&mut head, peer);
-        let traced = self.traced(&head, UNMATCHED, &remote);
+        let traced = tracing::dispatcher::has_been_set()
+            .then(|| self.traced(&head, UNMATCHED, &remote))
+            .flatten();
+        let echo = self
+            .inner
+            .echo_request_id
+            .then(|| Box::new(EchoedId::of(&head.headers, &remote)));
         let error: Error = Rejection::NotFound.error().into();
         HandleFuture {
             dispatched: Some(DispatchFuture {
@@ -391,8 +406,8 @@ impl Pipeline {
                 deadline: None,
                 traced,
                 request_info,
+                echo,
             }),
-            not_found: None,
             pipeline: self.clone(),
             mode,
         }
@@ -457,22 +472,19 @@ impl Pipeline {
         peer: Option<SocketAddr>,
     ) -> HandleFuture {
         let mode = AnswerMode::of(&head.method);
-        let mut not_found = None;
         let dispatched = match routed {
             Some(routed) => Some(self.dispatch_unlayered(routed, head, body, peer)),
-            None if tracing::dispatcher::has_been_set() => {
-                return self.unmatched_traced(head, peer, mode);
+            None if self.inner.echo_request_id
+                || self.inner.error_formatting.keeps_request()
+                || tracing::dispatcher::has_been_set() =>
+            {
+                return self.unmatched(head, peer, mode);
             }
-            None => {
-                if self.inner.error_formatting.keeps_request() {
-                    not_found = Some(info(&head, next_serial()));
-                }
-                None
-            }
+            // Nothing to know of the request: the plain 404.
+            None => None,
         };
         HandleFuture {
             dispatched,
-            not_found,
             pipeline: self.clone(),
             mode,
         }
@@ -496,15 +508,35 @@ impl Pipeline {
     /// [`PipelineBuilder::hide_internal_messages`], a plain error (not an
     /// [`HttpError`](crate::HttpError)) is answered as `500 Internal server error`.
     pub fn error_response(&self, error: &Error) -> Response {
-        self.inner.error_formatting.response(error)
+        let mut response = self.inner.error_formatting.response(error);
+        if self.inner.echo_request_id {
+            echo_in_error(error, &mut response);
+        }
+        response
     }
 }
 
 /// The error formatter's view of a request ([`RequestInfo`]).
-fn info(head: &http::request::Parts, serial: u64) -> Box<RequestInfo> {
+fn info(head: &http::request::Parts, remote: &Remote) -> Box<RequestInfo> {
     Box::new(RequestInfo {
         method: head.method.clone(),
         path: head.uri.path().to_owned(),
-        request_id: request_id(&head.headers, serial).into_owned(),
+        request_id: request_id(&head.headers, remote).into_owned(),
     })
+}
+
+/// Sets the request id an error carries ([`Error::request`]) on its formatted answer, unless
+/// the formatter set one.
+fn echo_in_error(error: &Error, response: &mut Response) {
+    let Some(id) = error.request().map(RequestInfo::request_id) else {
+        return;
+    };
+    if let (Ok(value), http::header::Entry::Vacant(vacant)) = (
+        http::HeaderValue::from_str(id),
+        response.headers_mut().entry(REQUEST_ID_HEADER),
+    ) {
+        if !id.is_empty() {
+            vacant.insert(value);
+        }
+    }
 }

@@ -26,7 +26,7 @@ pub(crate) use read::{start_bytes, BodyRead};
 pub use remote::{IpNet, PeerAddr};
 pub(crate) use remote::{Remote, TrustedProxies};
 pub use request_id::REQUEST_ID_HEADER;
-pub(crate) use request_id::{next_serial, request_id};
+pub(crate) use request_id::{next_serial, request_id, EchoedId};
 
 /// A boxed, sendable future.
 pub(crate) type BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send + 'static>>;
@@ -132,13 +132,13 @@ impl Request {
         &self.params
     }
 
-    /// The request's id: its `x-request-id` header when present and sane (1 to 200 bytes of
-    /// visible ASCII), else one generated for it — the same id the request's tracing span,
-    /// the handler ([`Ctx::request_id`](crate::Ctx::request_id)) and the error formatter
-    /// ([`RequestInfo`](crate::error::RequestInfo)) see. Not added to the response: a middleware can,
-    /// as in [`REQUEST_ID_HEADER`]'s example.
+    /// The request's id: its `x-request-id` header when its peer is a trusted proxy and the
+    /// value is sane (1 to 200 bytes of visible ASCII), else one generated for it — the same
+    /// id the answer's `x-request-id`, the request's tracing span, the handler
+    /// ([`Ctx::request_id`](crate::Ctx::request_id)) and the error formatter
+    /// ([`RequestInfo`](crate::error::RequestInfo)) see ([`REQUEST_ID_HEADER`]).
     pub fn request_id(&self) -> std::borrow::Cow<'_, str> {
-        request_id(&self.head.headers, self.remote.serial)
+        request_id(&self.head.headers, &self.remote)
     }
 
     /// The address of the connection's peer: the client, or the last proxy before this

@@ -30,9 +30,11 @@ pub(crate) struct Remote {
     /// The connection's peer, when the adapter handed it over (else [`PeerAddr`] is looked
     /// up in the extensions, on demand).
     pub(crate) peer: Option<SocketAddr>,
-    /// The request's serial number, its generated id when it brings none
-    /// ([`Request::request_id`](crate::middleware::Request::request_id)); 0 outside a pipeline.
-    pub(crate) serial: u64,
+    /// The request's serial number ([`Remote::serial`]) in the low 63 bits, and whether it is
+    /// [`trusted`](Remote::trusted) in the top one: one word, so that the request (moved a few
+    /// times on its way to the handler) does not grow. Serials are handed out from 1 and never
+    /// reach 2^63.
+    serial_and_trust: u64,
 }
 
 /// The client's address as a trusted proxy forwarded it: an extension, inserted only where
@@ -41,6 +43,37 @@ pub(crate) struct Remote {
 struct ForwardedClient(IpAddr);
 
 impl Remote {
+    const TRUSTED: u64 = 1 << 63;
+
+    /// The remote of a request made by hand, outside a pipeline: no peer, serial 0, its
+    /// headers believed.
+    pub(crate) const HAND_MADE: Self = Self::new(None, true);
+
+    /// A request from `peer` with serial 0, believed when `trusted`.
+    pub(crate) const fn new(peer: Option<SocketAddr>, trusted: bool) -> Self {
+        Self {
+            peer,
+            serial_and_trust: if trusted { Self::TRUSTED } else { 0 },
+        }
+    }
+
+    /// The request's serial number, its generated id when it brings none
+    /// ([`Request::request_id`](crate::middleware::Request::request_id)); 0 outside a pipeline.
+    pub(crate) fn serial(&self) -> u64 {
+        self.serial_and_trust & !Self::TRUSTED
+    }
+
+    /// Sets the request's serial number.
+    pub(crate) fn set_serial(&mut self, serial: u64) {
+        self.serial_and_trust = (self.serial_and_trust & Self::TRUSTED) | (serial & !Self::TRUSTED);
+    }
+
+    /// Whether the request's word about itself is believed — its `x-request-id` kept: its
+    /// peer is a trusted proxy, or it was made by hand ([`Ctx::new`](crate::Ctx::new)).
+    pub(crate) fn trusted(&self) -> bool {
+        self.serial_and_trust & Self::TRUSTED != 0
+    }
+
     /// The peer: handed over, else the [`PeerAddr`] extension.
     pub(crate) fn peer(&self, extensions: &Extensions) -> Option<SocketAddr> {
         self.peer
@@ -80,11 +113,9 @@ impl TrustedProxies {
         head: &mut http::request::Parts,
     ) -> Remote {
         let headers = &head.headers;
-        let forwarded = peer.and_then(|peer| {
+        let trusted = peer.is_some_and(|peer| self.trusts(peer.ip()));
+        let forwarded = peer.filter(|_| trusted).and_then(|peer| {
             let peer = peer.ip();
-            if !self.trusts(peer) {
-                return None;
-            }
             let hops = hops(headers);
             let mut client = peer;
             for hop in hops.iter().rev() {
@@ -99,7 +130,7 @@ impl TrustedProxies {
         if let Some(client) = forwarded {
             head.extensions.insert(ForwardedClient(client));
         }
-        Remote { peer, serial: 0 }
+        Remote::new(peer, trusted)
     }
 }
 
@@ -212,5 +243,13 @@ mod tests {
         let mut ext = Extensions::new();
         ext.insert(PeerAddr("192.0.2.1:5".parse().unwrap()));
         assert_eq!(Remote::default().client_ip(&ext), ip("192.0.2.1"));
+    }
+
+    #[test]
+    fn a_trusted_peer_is_believed_and_no_other() {
+        let (mut head, ()) = http::Request::new(()).into_parts();
+        assert!(proxies().resolve(Some("10.0.0.1:9".parse().unwrap()), &mut head).trusted());
+        assert!(!proxies().resolve(Some("192.0.2.1:9".parse().unwrap()), &mut head).trusted());
+        assert!(!proxies().resolve(None, &mut head).trusted());
     }
 }

@@ -1,7 +1,8 @@
 //! Everyday handler ergonomics (issue 17 item 4), on the native server, the warp filter on
 //! pactum's server and on warp's own: `?` on `anyhow::Error` and a boxed error (through
-//! `ResultExt::into_pactum`), a nested handler list, the request id (from `x-request-id` or
-//! generated), the error formatter that sees the request, hidden 500 messages.
+//! `ResultExt::into_pactum`), a nested handler list, the request id (from a trusted proxy's
+//! `x-request-id` or generated, echoed on every answer), the error formatter that sees the
+//! request, hidden 500 messages.
 
 use anyhow::Context as _;
 use pactum::{
@@ -71,6 +72,16 @@ fn handlers() -> Vec<AnyHandler> {
     nest("/api/v1", list).expect("a valid prefix")
 }
 
+/// The pipeline of `handlers()` echoing request ids.
+fn echoing() -> PipelineBuilder {
+    Pipeline::builder(handlers()).echo_request_id(true)
+}
+
+/// [`echoing`], believing the loopback peer (the tests' client) as a proxy.
+fn trusting() -> PipelineBuilder {
+    echoing().trusted_proxies(["127.0.0.1/32".parse().unwrap()])
+}
+
 /// An RFC 9457 body with `instance` and the request id.
 fn problems(builder: PipelineBuilder) -> PipelineBuilder {
     builder.error_formatter_with(|error, request| {
@@ -93,6 +104,7 @@ fn problems(builder: PipelineBuilder) -> PipelineBuilder {
 async fn nested_routes_and_errors(app: &TestServer) {
     let ok = app.get("/api/v1/id").await;
     assert_eq!(ok.status, 200, "{}", ok.text);
+    assert!(ok.headers.get("x-request-id").is_none(), "not echoed by default");
     let outside = app.get("/id").await;
     outside.assert(404, json!({"error": "Not found"}));
     let post = app.send(app.client.post(app.url("/api/v1/id"))).await;
@@ -131,21 +143,41 @@ async fn the_typed_client_under_a_prefix(app: &TestServer) {
     assert_eq!(answer.id, "from-client");
 }
 
-async fn request_ids(app: &TestServer) {
+/// The handler's id and the answer's `x-request-id` agree; a trusted peer's `x-request-id` is
+/// the id, another peer's is not.
+async fn request_ids(app: &TestServer, trusted: bool) {
     let id_of = |answer: support::Answer| {
         assert_eq!(answer.status, 200, "{}", answer.text);
-        answer.json()["id"].as_str().expect("an id").to_owned()
+        let id = answer.json()["id"].as_str().expect("an id").to_owned();
+        assert_eq!(answer.header("x-request-id"), id, "echoed");
+        id
     };
     let given = app
         .client
         .get(app.url("/api/v1/id"))
         .header("x-request-id", "req-7f3");
-    assert_eq!(id_of(app.send(given).await), "req-7f3");
+    let id = id_of(app.send(given).await);
+    assert_eq!(id == "req-7f3", trusted, "{id}");
 
     let first = id_of(app.get("/api/v1/id").await);
     let second = id_of(app.get("/api/v1/id").await);
     assert_ne!(first, second);
-    assert!(first.len() > 16 && first.is_ascii(), "{first}");
+    assert!(first.len() == 16 && u64::from_str_radix(&first, 16).is_ok(), "{first}");
+    // Errors and answers made before routing carry it too.
+    for path in ["/api/v1/boxed", "/api/v1/forbidden", "/nowhere"] {
+        let given = app
+            .client
+            .get(app.url(path))
+            .header("x-request-id", "req-err");
+        let answer = app.send(given).await;
+        assert!(answer.status >= 400, "{path}");
+        let echoed = answer.header("x-request-id");
+        assert_eq!(echoed == "req-err", trusted, "{path}: {echoed}");
+        assert!(!echoed.is_empty(), "{path}");
+    }
+    if !trusted {
+        return;
+    }
 
     // Not sane: a space, or over 200 bytes. A fresh id instead.
     let spaced = app
@@ -190,6 +222,7 @@ async fn the_formatter_sees_the_request(app: &TestServer) {
     let answer = app.send(given).await;
     assert_eq!(answer.status, 500);
     assert_eq!(answer.header("content-type"), "application/problem+json");
+    assert_eq!(answer.header("x-request-id"), "req-500");
     assert_eq!(
         answer.json(),
         json!({
@@ -207,6 +240,7 @@ async fn the_formatter_sees_the_request(app: &TestServer) {
             .await;
         assert_eq!(answer.status, 405);
         assert_eq!(answer.json()["instance"], "POST /api/v1/forbidden");
+        assert_eq!(answer.json()["request_id"], answer.header("x-request-id"));
         ids.push(answer.json()["request_id"].as_str().unwrap().to_owned());
     }
     assert!(!ids[0].is_empty());
@@ -221,6 +255,7 @@ async fn the_formatter_sees_a_404(app: &TestServer) {
         .get(app.url("/api/v2/nothing?x=1"))
         .header("x-request-id", "req-404");
     let answer = app.send(given).await;
+    assert_eq!(answer.header("x-request-id"), "req-404");
     assert_eq!(
         answer.json(),
         json!({
@@ -236,12 +271,13 @@ async fn the_formatter_sees_a_404(app: &TestServer) {
 async fn native() {
     let app = support::native_with(handlers(), support::options()).await;
     nested_routes_and_errors(&app).await;
-    the_typed_client_under_a_prefix(&app).await;
-    request_ids(&app).await;
+    request_ids(&support::native_with(echoing(), support::options()).await, false).await;
+    let trusting_app = support::native_with(trusting(), support::options()).await;
+    the_typed_client_under_a_prefix(&trusting_app).await;
+    request_ids(&trusting_app, true).await;
     let hiding = Pipeline::builder(handlers()).hide_internal_messages(true);
     hidden_messages(&support::native_with(hiding, support::options()).await).await;
-    let formatted =
-        support::native_with(problems(Pipeline::builder(handlers())), support::options()).await;
+    let formatted = support::native_with(problems(trusting()), support::options()).await;
     the_formatter_sees_the_request(&formatted).await;
     the_formatter_sees_a_404(&formatted).await;
 }
@@ -250,11 +286,13 @@ async fn native() {
 async fn warp() {
     let app = support::warp_with(handlers()).await;
     nested_routes_and_errors(&app).await;
-    the_typed_client_under_a_prefix(&app).await;
-    request_ids(&app).await;
+    request_ids(&support::warp_with(echoing()).await, false).await;
+    let trusting_app = support::warp_with(trusting()).await;
+    the_typed_client_under_a_prefix(&trusting_app).await;
+    request_ids(&trusting_app, true).await;
     let hiding = Pipeline::builder(handlers()).hide_internal_messages(true);
     hidden_messages(&support::warp_with(hiding).await).await;
-    let formatted = support::warp_with(problems(Pipeline::builder(handlers()))).await;
+    let formatted = support::warp_with(problems(trusting())).await;
     the_formatter_sees_the_request(&formatted).await;
 }
 
@@ -262,9 +300,10 @@ async fn warp() {
 async fn warp_own_server() {
     let app = support::warp_own_server_with(Pipeline::builder(handlers())).await;
     nested_routes_and_errors(&app).await;
-    request_ids(&app).await;
+    request_ids(&support::warp_own_server_with(echoing()).await, false).await;
+    request_ids(&support::warp_own_server_with(trusting()).await, true).await;
     let hiding = Pipeline::builder(handlers()).hide_internal_messages(true);
     hidden_messages(&support::warp_own_server_with(hiding).await).await;
-    let formatted = support::warp_own_server_with(problems(Pipeline::builder(handlers()))).await;
+    let formatted = support::warp_own_server_with(problems(trusting())).await;
     the_formatter_sees_the_request(&formatted).await;
 }

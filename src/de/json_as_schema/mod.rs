@@ -149,12 +149,14 @@ struct Wrap<V>(V);
 struct Seed<S>(S);
 impl<'de, S: DeserializeSeed<'de>> DeserializeSeed<'de> for Seed<S> {
     type Value = S::Value;
+    #[inline]
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<S::Value, D::Error> {
         self.0.deserialize(Json(d))
     }
 }
 impl<'de, A: SeqAccess<'de>> SeqAccess<'de> for Wrap<A> {
     type Error = A::Error;
+    #[inline]
     fn next_element_seed<T: DeserializeSeed<'de>>(
         &mut self,
         seed: T,
@@ -167,12 +169,14 @@ impl<'de, A: SeqAccess<'de>> SeqAccess<'de> for Wrap<A> {
 }
 impl<'de, A: MapAccess<'de>> MapAccess<'de> for Wrap<A> {
     type Error = A::Error;
+    #[inline]
     fn next_key_seed<K: DeserializeSeed<'de>>(
         &mut self,
         seed: K,
     ) -> Result<Option<K::Value>, A::Error> {
         self.0.next_key_seed(Seed(seed))
     }
+    #[inline]
     fn next_value_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<T::Value, A::Error> {
         self.0.next_value_seed(Seed(seed))
     }

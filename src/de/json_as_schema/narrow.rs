@@ -100,6 +100,7 @@ pub(super) struct ObjectOnly<V>(pub(super) Wrap<V>);
 impl<'de, V: Visitor<'de>> Visitor<'de> for ObjectOnly<V> {
     type Value = V::Value;
     pass_on!();
+    #[inline]
     fn visit_map<A: MapAccess<'de>>(self, a: A) -> Result<V::Value, A::Error> {
         self.0.visit_map(a)
     }
