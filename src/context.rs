@@ -8,20 +8,27 @@ use http::header::{HeaderName, HeaderValue};
 use http::{Extensions, HeaderMap, Method, StatusCode};
 use url::Url;
 
-use crate::contract::{NoBody, NoParams, NoQuery};
+use crate::contract::{NoBody, NoCookies, NoHeaders, NoParams, NoQuery};
 use crate::request::{LazyUrl, Remote, UrlCell};
 
-/// The request as a handler sees it: typed, validated params, query and body, plus the
-/// request's method, URL, headers, and the extensions middleware attached.
+/// The request as a handler sees it: typed, validated params, query, body, header params and
+/// cookie params, plus the request's method, URL, headers, and the extensions middleware
+/// attached.
 ///
 /// For tests, [`Ctx::new`] builds one directly, to call [`Handler::execute`](crate::handler::Handler::execute).
 #[derive(Debug)]
 #[non_exhaustive]
-pub struct Ctx<P = NoParams, Q = NoQuery, B = NoBody> {
+pub struct Ctx<P = NoParams, Q = NoQuery, B = NoBody, H = NoHeaders, C = NoCookies> {
     /// The path params, deserialised and validated.
     pub params: P,
     /// The query, deserialised and validated.
     pub query: Q,
+    /// The header params ([`EndpointBuilder::headers`](crate::contract::EndpointBuilder::headers)),
+    /// deserialised and validated.
+    pub header_params: H,
+    /// The cookie params ([`EndpointBuilder::cookies`](crate::contract::EndpointBuilder::cookies)),
+    /// deserialised and validated.
+    pub cookie_params: C,
     /// The body, deserialised and validated (JSON; a [`Multipart`](crate::upload::Multipart) form),
     /// or a [`ByteStream`](crate::upload::ByteStream) to read.
     pub body: B,
@@ -43,11 +50,15 @@ pub struct Ctx<P = NoParams, Q = NoQuery, B = NoBody> {
 
 impl<P, Q, B> Ctx<P, Q, B> {
     /// A context for calling a handler directly: method GET, URL `http://localhost/`, no
-    /// headers, no extensions.
+    /// headers, no extensions, no header or cookie params
+    /// ([`with_header_params`](Ctx::with_header_params),
+    /// [`with_cookie_params`](Ctx::with_cookie_params) add them).
     pub fn new(params: P, query: Q, body: B) -> Self {
         Self {
             params,
             query,
+            header_params: NoHeaders,
+            cookie_params: NoCookies,
             body,
             method: Method::GET,
             url: LazyUrl::localhost(),
@@ -56,6 +67,44 @@ impl<P, Q, B> Ctx<P, Q, B> {
             response: ResponseParts::default(),
             raw_body: Bytes::new(),
             remote: Remote::HAND_MADE,
+        }
+    }
+}
+
+impl<P, Q, B, H, C> Ctx<P, Q, B, H, C> {
+    /// This context with the header params `header_params`, for calling a handler directly.
+    pub fn with_header_params<H2>(self, header_params: H2) -> Ctx<P, Q, B, H2, C> {
+        Ctx {
+            params: self.params,
+            query: self.query,
+            header_params,
+            cookie_params: self.cookie_params,
+            body: self.body,
+            method: self.method,
+            url: self.url,
+            headers: self.headers,
+            extensions: self.extensions,
+            response: self.response,
+            raw_body: self.raw_body,
+            remote: self.remote,
+        }
+    }
+
+    /// This context with the cookie params `cookie_params`, for calling a handler directly.
+    pub fn with_cookie_params<C2>(self, cookie_params: C2) -> Ctx<P, Q, B, H, C2> {
+        Ctx {
+            params: self.params,
+            query: self.query,
+            header_params: self.header_params,
+            cookie_params,
+            body: self.body,
+            method: self.method,
+            url: self.url,
+            headers: self.headers,
+            extensions: self.extensions,
+            response: self.response,
+            raw_body: self.raw_body,
+            remote: self.remote,
         }
     }
 
@@ -78,8 +127,7 @@ impl<P, Q, B> Ctx<P, Q, B> {
     /// The context of a routed request, for the handler.
     #[allow(clippy::too_many_arguments)] // the parts of a request, each moved once
     pub(crate) fn of_request(
-        params: P,
-        query: Q,
+        (params, query, header_params, cookie_params): (P, Q, H, C),
         (body, raw_body): (B, Bytes),
         head: http::request::Parts,
         url: UrlCell,
@@ -89,6 +137,8 @@ impl<P, Q, B> Ctx<P, Q, B> {
         Self {
             params,
             query,
+            header_params,
+            cookie_params,
             body,
             method: head.method,
             url: LazyUrl::new(head.uri, url),
@@ -103,8 +153,8 @@ impl<P, Q, B> Ctx<P, Q, B> {
     /// The request's id: its `x-request-id` header when its peer is a trusted proxy
     /// ([`PipelineBuilder::trusted_proxies`](crate::pipeline::PipelineBuilder::trusted_proxies))
     /// and the value is sane (1 to 200 bytes of visible ASCII:
-    /// [`REQUEST_ID_HEADER`](crate::pipeline::REQUEST_ID_HEADER)), else one generated for it (a
-    /// 64-bit number in decimal, unique within the process). The same id is in the answer's
+    /// [`REQUEST_ID_HEADER`](crate::pipeline::REQUEST_ID_HEADER)), else one generated for it (16
+    /// hex digits, unique within the process). The same id is in the answer's
     /// `x-request-id`, on the request's tracing span (field `request_id`) and in the error
     /// formatter's [`RequestInfo`](crate::error::RequestInfo). A context made by [`Ctx::new`]
     /// keeps an `x-request-id` set on it (there is no peer to doubt), else has the id of

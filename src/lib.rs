@@ -50,7 +50,7 @@ pub mod openapi;
 pub mod guide;
 
 // The root: what the quickstart uses. Everything else is in the modules above.
-pub use contract::{Endpoint, NoBody, NoParams, NoQuery, Security};
+pub use contract::{Endpoint, NoBody, NoCookies, NoHeaders, NoParams, NoQuery, Security};
 pub use error::{Error, HttpError};
 cfg_pipeline! {
     pub use handler::{bind, handler, Ctx};

@@ -14,6 +14,7 @@ fn forbidden_contracts_do_not_compile() {
     t.compile_fail("tests/ui/params_on_static_route.rs");
     t.compile_fail("tests/ui/params_twice.rs");
     t.compile_fail("tests/ui/query_twice.rs");
+    t.compile_fail("tests/ui/headers_twice.rs");
     t.compile_fail("tests/ui/body_twice.rs");
     t.compile_fail("tests/ui/response_twice.rs");
     t.compile_fail("tests/ui/errors_twice.rs");

@@ -95,7 +95,7 @@ fn every_fixture_route_is_documented_once() {
         })
         .collect();
     assert_eq!(documented, served_operations());
-    assert_eq!(documented.len(), 24);
+    assert_eq!(documented.len(), 25);
     // Row 19 streams events: `text/event-stream`, the body text (what 3.1 tools read it as),
     // each event in `x-itemSchema` (3.2's `itemSchema`), its data a `Tick`, inlined.
     let events = &doc["paths"]["/events"]["get"]["responses"]["200"]["content"];
@@ -139,7 +139,7 @@ fn every_fixture_route_is_documented_once() {
         .flat_map(|item| item.as_object().unwrap().values())
         .map(|op| op["operationId"].as_str().unwrap())
         .collect();
-    assert_eq!(ids.len(), 24, "operation ids are unique");
+    assert_eq!(ids.len(), 25, "operation ids are unique");
     assert!(ids.contains("getUser") && ids.contains("createNote"));
 }
 
@@ -708,4 +708,43 @@ fn an_event_stream_lists_its_204() {
     assert!(doc["paths"]["/hello"]["get"]["responses"]
         .get("204")
         .is_none());
+}
+
+/// Header and cookie params are `in: header` / `in: cookie` parameters, with their schemas
+/// and whether they are required; in 3.0.3 too.
+#[test]
+fn header_and_cookie_params_are_parameters() {
+    let doc = document();
+    let webhook = &doc["paths"]["/webhooks"]["post"]["parameters"];
+    assert_eq!(webhook.as_array().map(Vec::len), Some(1), "{webhook}");
+    assert_eq!(webhook[0]["name"], "x-signature");
+    assert_eq!(webhook[0]["in"], "header");
+    assert_eq!(webhook[0]["required"], true);
+    assert_eq!(webhook[0]["schema"]["minLength"], 71);
+    let session = &doc["paths"]["/session"]["get"]["parameters"];
+    let by_name = |name: &str| {
+        session
+            .as_array()
+            .and_then(|all| all.iter().find(|p| p["name"] == name))
+            .unwrap_or_else(|| panic!("no `{name}` in {session}"))
+            .clone()
+    };
+    assert_eq!(by_name("session")["in"], "cookie");
+    assert_eq!(by_name("session")["required"], true);
+    assert_eq!(by_name("theme")["in"], "cookie");
+    assert_eq!(by_name("theme")["required"], false);
+    // The 400 a header or cookie param can cause is listed.
+    assert!(doc["paths"]["/session"]["get"]["responses"]["400"].is_object());
+    let v3_0 = api::openapi()
+        .openapi_version(pactum::openapi::OpenApiVersion::V3_0_3)
+        .build();
+    let v3_0 = v3_0.as_value();
+    assert_eq!(
+        v3_0["paths"]["/webhooks"]["post"]["parameters"][0]["in"],
+        "header"
+    );
+    let cookies = &v3_0["paths"]["/session"]["get"]["parameters"];
+    assert!(cookies
+        .as_array()
+        .is_some_and(|all| all.iter().all(|p| p["in"] == "cookie")));
 }

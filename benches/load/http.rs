@@ -137,9 +137,7 @@ pub(crate) fn normalise(response: &[u8]) -> String {
     let head: Vec<String> = head
         .split("\r\n")
         .filter_map(|line| match line.split_once(':') {
-            Some((name, _)) if name.eq_ignore_ascii_case("date") => {
-                Some(format!("{name}: <date>"))
-            }
+            Some((name, _)) if name.eq_ignore_ascii_case("date") => Some(format!("{name}: <date>")),
             Some((name, _)) if name.eq_ignore_ascii_case("x-request-id") => None,
             _ => Some(line.to_owned()),
         })

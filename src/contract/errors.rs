@@ -23,7 +23,7 @@ mod sealed {
 #[diagnostic::do_not_recommend]
 impl<T: sealed::EmptyErrors> ErrorsUnset for T {}
 
-impl<M, K, P, Q, B, R, E> EndpointBuilder<M, K, P, Q, B, R, E> {
+impl<M, K, P, Q, B, R, E, H, C> EndpointBuilder<M, K, P, Q, B, R, E, H, C> {
     /// Declares the contract's error answers: `T`, usually an enum of the endpoint's errors,
     /// each answered with its own status and JSON body (see [`ErrorAnswer`]). Once per
     /// contract.
@@ -82,7 +82,7 @@ impl<M, K, P, Q, B, R, E> EndpointBuilder<M, K, P, Q, B, R, E> {
     /// ```
     ///
     /// A second `.errors::<E>()` does not compile ("the error type is already declared").
-    pub fn errors<T: ErrorAnswer>(self) -> EndpointBuilder<M, K, P, Q, B, R, T>
+    pub fn errors<T: ErrorAnswer>(self) -> EndpointBuilder<M, K, P, Q, B, R, T, H, C>
     where
         E: ErrorsUnset,
     {
@@ -90,7 +90,7 @@ impl<M, K, P, Q, B, R, E> EndpointBuilder<M, K, P, Q, B, R, E> {
     }
 }
 
-impl<P, Q, B, R, E> Endpoint<P, Q, B, R, E> {
+impl<P, Q, B, R, E, H, C> Endpoint<P, Q, B, R, E, H, C> {
     /// The statuses of the contract's declared errors ([`ErrorAnswer::STATUSES`]); empty
     /// when it declares none.
     pub fn error_statuses(&self) -> &'static [StatusCode] {

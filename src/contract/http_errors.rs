@@ -12,7 +12,7 @@ use super::settings::{HttpErrorAnswer, Settings};
 use super::Endpoint;
 use crate::error::ConfigError;
 
-impl<M, K, P, Q, B, R, E> EndpointBuilder<M, K, P, Q, B, R, E> {
+impl<M, K, P, Q, B, R, E, H, C> EndpointBuilder<M, K, P, Q, B, R, E, H, C> {
     /// Declares an answer the handler (or middleware) gives with an
     /// [`HttpError`](crate::HttpError) of `status`, with the built-in
     /// [`ErrorBody`](crate::error::ErrorBody): the OpenAPI document lists it with
@@ -87,7 +87,7 @@ impl Settings {
     }
 }
 
-impl<P, Q, B, R, E> Endpoint<P, Q, B, R, E> {
+impl<P, Q, B, R, E, H, C> Endpoint<P, Q, B, R, E, H, C> {
     /// The [`HttpError`](crate::HttpError) answers the contract declares, in the order
     /// declared: each status (`None` for [`default_http_error`](EndpointBuilder::default_http_error))
     /// and its description.

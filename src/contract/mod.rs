@@ -26,14 +26,18 @@ pub use body_kind::{BodyKind, EncodedBody};
 pub use builder::EndpointBuilder;
 #[doc(hidden)]
 pub use slot::{BodyReader, Chunks, EventItems, StreamWriter};
-pub use slot::{Format, NoBody, NoContent, NoParams, NoQuery, RawAnswer, Slot};
+pub use slot::{
+    Format, NoBody, NoContent, NoCookies, NoHeaders, NoParams, NoQuery, RawAnswer, Slot,
+};
 
 pub(crate) use slot::{Declared, Presence};
 
 /// The typestate of a contract and its builder: which slots are declared. These names appear
 /// in types and compiler messages; code rarely writes them.
 pub mod state {
-    pub use super::builder::{BodyUnset, ParamsFit, ParamsUnset, QueryUnset, ResponseUnset};
+    pub use super::builder::{
+        BodyUnset, CookiesUnset, HeadersUnset, ParamsFit, ParamsUnset, QueryUnset, ResponseUnset,
+    };
     pub use super::errors::ErrorsUnset;
     pub use super::slot::{Absent, Declared, Presence};
 }
@@ -83,13 +87,21 @@ pub(crate) use settings::Settings;
 /// # #[derive(serde::Serialize, serde::Deserialize, validator::Validate)] struct NewUser { name: String }
 /// let bad = Endpoint::get(route!("/users")).body::<NewUser>();
 /// ```
-pub struct Endpoint<P = NoParams, Q = NoQuery, B = NoBody, R = NoContent, E = NoErrors> {
+pub struct Endpoint<
+    P = NoParams,
+    Q = NoQuery,
+    B = NoBody,
+    R = NoContent,
+    E = NoErrors,
+    H = NoHeaders,
+    C = NoCookies,
+> {
     spec: Arc<EndpointSpec>,
-    _types: PhantomData<Slots<P, Q, B, R, E>>,
+    _types: PhantomData<Slots<P, Q, B, R, E, H, C>>,
 }
 
 /// Keeps `Endpoint` `Send + Sync` and covariant whatever its slot types.
-type Slots<P, Q, B, R, E> = fn() -> (P, Q, (B, R, E));
+type Slots<P, Q, B, R, E, H, C> = fn() -> (P, Q, (B, R, E), (H, C));
 
 /// The type-erased part of a contract: everything but the four types.
 #[derive(Debug, Clone)]
@@ -103,6 +115,10 @@ pub(crate) struct EndpointSpec {
     success: StatusCode,
     /// The declared errors, if any (`errors.rs`).
     pub(crate) errors: Option<declared_errors::DeclaredErrors>,
+    /// The header params' names (lowercase), when the contract declares them.
+    pub(crate) header_names: &'static [&'static str],
+    /// The cookie params' names, when the contract declares them.
+    pub(crate) cookie_names: &'static [&'static str],
 }
 
 impl EndpointSpec {
@@ -128,6 +144,8 @@ impl EndpointSpec {
             format,
             success,
             errors: None,
+            header_names: &[],
+            cookie_names: &[],
         }
     }
 
@@ -136,7 +154,7 @@ impl EndpointSpec {
     }
 }
 
-impl<P, Q, B, R, E> Endpoint<P, Q, B, R, E> {
+impl<P, Q, B, R, E, H, C> Endpoint<P, Q, B, R, E, H, C> {
     pub(crate) fn spec(&self) -> &Arc<EndpointSpec> {
         &self.spec
     }
@@ -189,7 +207,7 @@ impl<P, Q, B, R, E> Endpoint<P, Q, B, R, E> {
     }
 }
 
-impl<P: Slot, Q, B, R, E> Endpoint<P, Q, B, R, E> {
+impl<P: Slot, Q, B, R, E, H, C> Endpoint<P, Q, B, R, E, H, C> {
     /// The request path for `params`: each value percent-encoded into its segment (a
     /// catch-all keeps its slashes). This is how the typed client builds URLs.
     ///
@@ -214,7 +232,7 @@ impl<P: Slot, Q, B, R, E> Endpoint<P, Q, B, R, E> {
     }
 }
 
-impl<P, Q, B, R, E> Clone for Endpoint<P, Q, B, R, E> {
+impl<P, Q, B, R, E, H, C> Clone for Endpoint<P, Q, B, R, E, H, C> {
     fn clone(&self) -> Self {
         Self {
             spec: Arc::clone(&self.spec),
@@ -223,7 +241,7 @@ impl<P, Q, B, R, E> Clone for Endpoint<P, Q, B, R, E> {
     }
 }
 
-impl<P, Q, B, R, E> fmt::Debug for Endpoint<P, Q, B, R, E> {
+impl<P, Q, B, R, E, H, C> fmt::Debug for Endpoint<P, Q, B, R, E, H, C> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Endpoint")
             .field("method", &self.spec.method)
@@ -233,6 +251,8 @@ impl<P, Q, B, R, E> fmt::Debug for Endpoint<P, Q, B, R, E> {
             .field("body", &std::any::type_name::<B>())
             .field("response", &std::any::type_name::<R>())
             .field("errors", &std::any::type_name::<E>())
+            .field("header_params", &std::any::type_name::<H>())
+            .field("cookie_params", &std::any::type_name::<C>())
             .finish()
     }
 }

@@ -34,7 +34,8 @@ pub trait Presence: sealed::Sealed + 'static {
 #[derive(Debug)]
 pub enum Declared {}
 
-/// The slot is empty ([`NoParams`], [`NoQuery`], [`NoBody`], [`NoContent`]).
+/// The slot is empty ([`NoParams`], [`NoQuery`], [`NoBody`], [`NoContent`], [`NoHeaders`],
+/// [`NoCookies`]).
 #[derive(Debug)]
 pub enum Absent {}
 
@@ -288,4 +289,8 @@ empty_slot! {
     /// The response slot of a contract that answers with no body (`204 No Content` unless a
     /// status is declared).
     NoContent;
+    /// The header params slot of a contract that declares no header.
+    NoHeaders;
+    /// The cookie params slot of a contract that declares no cookie.
+    NoCookies;
 }

@@ -1,6 +1,7 @@
-//! Parsing and validating the three inputs: path params, query string, JSON body; and, in
-//! [`upload`], the bodies that are not JSON.
+//! Parsing and validating the inputs: path params, query string, JSON body; header and cookie
+//! params ([`request_params`]); and, in [`upload`], the bodies that are not JSON.
 
+mod request_params;
 mod upload;
 
 use std::borrow::Cow;
@@ -19,6 +20,7 @@ use crate::de::from_text::TextMap;
 use crate::de::json_as_schema::Json;
 use crate::error::{Detail, Error, HttpError, Rejection};
 pub(crate) use crate::request::BodyRead;
+pub(crate) use request_params::{cookie_params, header_params};
 pub(crate) use upload::{BodyFuture, BodyInput};
 use crate::request::{start_bytes, RawParams};
 use crate::validation::{detail_from_serde, details_from_rules};

@@ -78,6 +78,18 @@ pub enum ConfigError {
         /// The [name](crate::Security::name) of the scheme nothing verifies.
         scheme: String,
     },
+    /// A contract's header or cookie params type cannot be read from a request: it is not a
+    /// plain struct (a map, a `#[serde(flatten)]` struct, a tuple), or a field's name is not
+    /// one a request can carry — a header name in lowercase (`x-signature`: use
+    /// `#[serde(rename_all = "kebab-case")]`), or a cookie name.
+    InvalidParamNames {
+        /// The route as written.
+        route: String,
+        /// `"header"` or `"cookie"`.
+        location: &'static str,
+        /// What is wrong, with the field's name.
+        reason: String,
+    },
     /// An OpenAPI document is built from a handler list
     /// ([`OpenApi::handlers`](crate::openapi::OpenApi::handlers)) that holds handlers it
     /// cannot describe: converted with `.into()`, which erases their types. They would be
@@ -101,6 +113,11 @@ impl fmt::Display for ConfigError {
                 handlers.join(", ")
             ),
             Self::InvalidRoute { route, reason } => write!(f, "invalid route `{route}`: {reason}"),
+            Self::InvalidParamNames {
+                route,
+                location,
+                reason,
+            } => write!(f, "route `{route}` declares {location} params that cannot be read: {reason}"),
             Self::RouteParamsMismatch {
                 route,
                 route_names,

@@ -14,7 +14,7 @@ use std::task::{Context, Poll};
 use super::bindings::{Append, Bindings, FromProvider, FromState, StateValue};
 use super::{Handler, HandlerFuture};
 use crate::context::Ctx;
-use crate::contract::Endpoint;
+use crate::contract::{Endpoint, NoCookies, NoHeaders};
 use crate::error::{Error, HttpError, NoErrors};
 use crate::middleware::{Middleware, Provided, Provider};
 
@@ -106,7 +106,7 @@ use crate::middleware::{Middleware, Provided, Provider};
 /// # })?;
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-pub fn bind<P, Q, B, R, E>(endpoint: Endpoint<P, Q, B, R, E>) -> Binder<P, Q, B, R, E> {
+pub fn bind<P, Q, B, R, E, H, C>(endpoint: Endpoint<P, Q, B, R, E, H, C>) -> Binder<P, Q, B, R, E, H, C> {
     Binder {
         endpoint,
         bindings: (),
@@ -118,18 +118,18 @@ pub fn bind<P, Q, B, R, E>(endpoint: Endpoint<P, Q, B, R, E>) -> Binder<P, Q, B,
 /// tuple of [`FromState`] and [`FromProvider`]) and its own middleware. Made by [`bind`],
 /// finished by [`Binder::to`].
 #[must_use = "a binder does nothing until `.to(f)` makes its handler"]
-pub struct Binder<P, Q, B, R, E = NoErrors, L = ()> {
-    endpoint: Endpoint<P, Q, B, R, E>,
+pub struct Binder<P, Q, B, R, E = NoErrors, H = NoHeaders, C = NoCookies, L = ()> {
+    endpoint: Endpoint<P, Q, B, R, E, H, C>,
     bindings: L,
     /// The handler's own middleware, providers included, outermost first.
     middleware: Vec<Middleware>,
 }
 
-impl<P, Q, B, R, E, L> Binder<P, Q, B, R, E, L> {
+impl<P, Q, B, R, E, H, C, L> Binder<P, Q, B, R, E, H, C, L> {
     /// Binds `state`, a value of the application (a store, a pool, a configuration): the
     /// function receives a clone of it for each request, after the values bound before it.
     /// Wrap what must be shared (not copied) in an `Arc`.
-    pub fn state<S>(self, state: S) -> Binder<P, Q, B, R, E, L::Output>
+    pub fn state<S>(self, state: S) -> Binder<P, Q, B, R, E, H, C, L::Output>
     where
         S: StateValue,
         L: Append<FromState<S>>,
@@ -148,7 +148,7 @@ impl<P, Q, B, R, E, L> Binder<P, Q, B, R, E, L> {
     /// The value is moved into the function, not cloned — unless the handler binds providers
     /// of the same type twice: the later one's value replaces the earlier's, and each binding
     /// of the type receives it.
-    pub fn provide<T>(mut self, provider: Provider<T>) -> Binder<P, Q, B, R, E, L::Output>
+    pub fn provide<T>(mut self, provider: Provider<T>) -> Binder<P, Q, B, R, E, H, C, L::Output>
     where
         T: Clone + Send + Sync + 'static,
         L: Append<FromProvider<T>>,
@@ -177,16 +177,16 @@ impl<P, Q, B, R, E, L> Binder<P, Q, B, R, E, L> {
     /// ([`Ctx::with_provided`]). One that is not there — which cannot happen to a request
     /// served through a pipeline — is answered 500 `Internal server error` (its type named in
     /// the logged source), never a panic.
-    pub fn to<F, Fut>(self, f: F) -> Handler<P, Q, B, R, E>
+    pub fn to<F, Fut>(self, f: F) -> Handler<P, Q, B, R, E, H, C>
     where
         L: Bindings,
-        F: Fn(Ctx<P, Q, B>, L::Values) -> Fut + Send + Sync + 'static,
+        F: Fn(Ctx<P, Q, B, H, C>, L::Values) -> Fut + Send + Sync + 'static,
         Fut: HandlerFuture<R>,
-        (P, Q, B, R): 'static,
+        (P, Q, B, R, H, C): 'static,
     {
         let bindings = self.bindings;
         let keep = bindings.keep();
-        let call = move |mut ctx: Ctx<P, Q, B>| match bindings.take(&mut ctx.extensions, keep) {
+        let call = move |mut ctx: Ctx<P, Q, B, H, C>| match bindings.take(&mut ctx.extensions, keep) {
             Ok(values) => WithValues::Running {
                 future: f(ctx, values),
             },
@@ -198,7 +198,7 @@ impl<P, Q, B, R, E, L> Binder<P, Q, B, R, E, L> {
     }
 }
 
-impl<P, Q, B, R, E, L> fmt::Debug for Binder<P, Q, B, R, E, L> {
+impl<P, Q, B, R, E, H, C, L> fmt::Debug for Binder<P, Q, B, R, E, H, C, L> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Binder")
             .field("endpoint", &self.endpoint)
@@ -208,7 +208,7 @@ impl<P, Q, B, R, E, L> fmt::Debug for Binder<P, Q, B, R, E, L> {
     }
 }
 
-impl<P, Q, B> Ctx<P, Q, B> {
+impl<P, Q, B, H, C> Ctx<P, Q, B, H, C> {
     /// This context with `value` as a [`Provider`]'s value, for calling a bound handler
     /// directly ([`Handler::execute`] runs no middleware, so no provider): the function
     /// receives it where it asks for a `T` that a `.provide(..)` binds.

@@ -49,18 +49,18 @@ pub(super) struct Bound<F> {
 }
 
 /// The contract's types, carried without being held.
-type Types<P, Q, B, R> = PhantomData<fn(Ctx<P, Q, B>) -> R>;
+type Types<P, Q, B, R, H, C> = PhantomData<fn(Ctx<P, Q, B, H, C>) -> R>;
 
 /// A [`Bound`] function as the pipeline calls it: with its contract's types, which routing
 /// erased.
-struct Typed<F, P, Q, B, R> {
+struct Typed<F, P, Q, B, R, H, C> {
     bound: Arc<Bound<F>>,
     /// The contract's declared error type, if any.
     declared: Option<DeclaredType>,
-    types: Types<P, Q, B, R>,
+    types: Types<P, Q, B, R, H, C>,
 }
 
-impl<F, P, Q, B, R> Typed<F, P, Q, B, R> {
+impl<F, P, Q, B, R, H, C> Typed<F, P, Q, B, R, H, C> {
     /// The function's error as its contract answers it (error path only): its declared
     /// error recognised, an undeclared typed error hidden, an undeclared status warned about.
     fn answer_error(&self, error: Error) -> Error {
@@ -73,8 +73,8 @@ impl<F, P, Q, B, R> Typed<F, P, Q, B, R> {
 
 /// What a [`Handler`](super::Handler) holds: its function, called directly
 /// ([`Handler::execute`](super::Handler::execute)) or by the pipeline.
-pub(super) trait Call<P, Q, B, R>: Send + Sync + 'static {
-    fn execute(&self, ctx: Ctx<P, Q, B>) -> BoxFuture<Result<R, Error>>;
+pub(super) trait Call<P, Q, B, R, H, C>: Send + Sync + 'static {
+    fn execute(&self, ctx: Ctx<P, Q, B, H, C>) -> BoxFuture<Result<R, Error>>;
 
     /// The function as the pipeline calls it, its contract declaring `declared`.
     fn for_pipeline(self: Arc<Self>, declared: Option<DeclaredType>) -> Arc<dyn CallHandler>
@@ -82,15 +82,17 @@ pub(super) trait Call<P, Q, B, R>: Send + Sync + 'static {
         P: Slot,
         Q: Slot,
         B: Slot,
-        R: Slot;
+        R: Slot,
+        H: Slot,
+        C: Slot;
 }
 
-impl<F, Fut, P, Q, B, R> Call<P, Q, B, R> for Bound<F>
+impl<F, Fut, P, Q, B, R, H, C> Call<P, Q, B, R, H, C> for Bound<F>
 where
-    F: Fn(Ctx<P, Q, B>) -> Fut + Send + Sync + 'static,
+    F: Fn(Ctx<P, Q, B, H, C>) -> Fut + Send + Sync + 'static,
     Fut: Future<Output = Result<R, Error>> + Send + 'static,
 {
-    fn execute(&self, ctx: Ctx<P, Q, B>) -> BoxFuture<Result<R, Error>> {
+    fn execute(&self, ctx: Ctx<P, Q, B, H, C>) -> BoxFuture<Result<R, Error>> {
         Box::pin((self.f)(ctx))
     }
 
@@ -100,6 +102,8 @@ where
         Q: Slot,
         B: Slot,
         R: Slot,
+        H: Slot,
+        C: Slot,
     {
         Arc::new(Typed {
             bound: self,
@@ -109,14 +113,16 @@ where
     }
 }
 
-impl<F, Fut, P, Q, B, R> CallHandler for Typed<F, P, Q, B, R>
+impl<F, Fut, P, Q, B, R, H, C> CallHandler for Typed<F, P, Q, B, R, H, C>
 where
-    F: Fn(Ctx<P, Q, B>) -> Fut + Send + Sync + 'static,
+    F: Fn(Ctx<P, Q, B, H, C>) -> Fut + Send + Sync + 'static,
     Fut: Future<Output = Result<R, Error>> + Send + 'static,
     P: Slot,
     Q: Slot,
     B: Slot,
     R: Slot,
+    H: Slot,
+    C: Slot,
 {
     /// The request's steps up to the function: params and query parsed now (a failure ends
     /// the request before anything is boxed for it), then the first stage — the body's
@@ -131,7 +137,8 @@ where
             remote,
             ..
         } = req;
-        let (params, query) = match parse_input::<P, Q>(&params, head.uri.query()) {
+        let spec = &self.bound.spec;
+        let input = match parse_input::<P, Q, H, C>(&params, &head, spec) {
             Ok(parsed) => parsed,
             Err(error) => return Box::pin(ready(Err(error))),
         };
@@ -140,17 +147,16 @@ where
             // No body to wait for: the function runs now.
             Some(none) => {
                 let (body, parts) = ((none, Bytes::new()), response.handle());
-                let ctx = Ctx::of_request(params, query, body, head, url, remote, parts);
+                let ctx = Ctx::of_request(input, body, head, url, remote, parts);
                 Stage::Running {
                     future: (self.bound.f)(ctx),
                 }
             }
-            None => match BodyReading::start(&head.headers, body, body_limit, &self.bound.spec) {
+            None => match BodyReading::start(&head.headers, body, body_limit, spec) {
                 Ok(read) => Stage::Reading {
                     read,
                     head: Some(Head {
-                        params,
-                        query,
+                        input,
                         head,
                         url,
                         remote,
@@ -167,33 +173,35 @@ where
     }
 }
 
-/// The routed request's params and query, parsed and validated (400 `Validation failed`).
+/// The routed request's params, query, header params and cookie params, parsed and
+/// validated (400 `Validation failed`). Header and cookie params cost nothing to a contract
+/// that declares none (a constant per type).
 #[inline]
-fn parse_input<P: Slot, Q: Slot>(params: &RawParams, query: Option<&str>) -> Result<(P, Q), Error> {
-    Ok((decode::params::<P>(params)?, decode::query::<Q>(query)?))
+fn parse_input<P: Slot, Q: Slot, H: Slot, C: Slot>(
+    params: &RawParams,
+    head: &http::request::Parts,
+    spec: &EndpointSpec,
+) -> Result<(P, Q, H, C), Error> {
+    Ok((
+        decode::params::<P>(params)?,
+        decode::query::<Q>(head.uri.query())?,
+        decode::header_params::<H>(&head.headers, spec.header_names)?,
+        decode::cookie_params::<C>(&head.headers, spec.cookie_names)?,
+    ))
 }
 
 /// What the function's `Ctx` is made of, but the body.
-struct Head<P, Q> {
-    params: P,
-    query: Q,
+struct Head<P, Q, H, C> {
+    input: (P, Q, H, C),
     head: http::request::Parts,
     url: UrlCell,
     remote: Remote,
 }
 
-impl<P, Q> Head<P, Q> {
+impl<P, Q, H, C> Head<P, Q, H, C> {
     /// The context, with the body and the bytes it was parsed from.
-    fn into_ctx<B>(self, body: (B, Bytes), response: ResponseParts) -> Ctx<P, Q, B> {
-        Ctx::of_request(
-            self.params,
-            self.query,
-            body,
-            self.head,
-            self.url,
-            self.remote,
-            response,
-        )
+    fn into_ctx<B>(self, body: (B, Bytes), response: ResponseParts) -> Ctx<P, Q, B, H, C> {
+        Ctx::of_request(self.input, body, self.head, self.url, self.remote, response)
     }
 }
 
@@ -235,10 +243,10 @@ impl<B: Slot> BodyReading<B> {
 pin_project_lite::pin_project! {
     /// Where a [`HandlerCall`] is: `Reading` → `Running` → done (the call has returned).
     #[project = StageProj]
-    enum Stage<Fut, P, Q, B> {
+    enum Stage<Fut, P, Q, B, H, C> {
         /// Reading the body; the parsed head waits for it (`None` once taken, when the body
         /// is read and the function is called).
-        Reading { read: BodyReading<B>, head: Option<Head<P, Q>> },
+        Reading { read: BodyReading<B>, head: Option<Head<P, Q, H, C>> },
         /// The function's future, whose `Ctx` now holds the head and the body.
         Running { #[pin] future: Fut },
     }
@@ -248,18 +256,18 @@ pin_project_lite::pin_project! {
     /// A routed request past its middleware: the body read, the function called, its value
     /// checked and answered — or the first error. One state machine, boxed once per
     /// request, with the function's future inline.
-    struct HandlerCall<F, Fut, P, Q, B, R> {
+    struct HandlerCall<F, Fut, P, Q, B, R, H, C> {
         #[pin]
-        stage: Stage<Fut, P, Q, B>,
-        typed: Arc<Typed<F, P, Q, B, R>>,
+        stage: Stage<Fut, P, Q, B, H, C>,
+        typed: Arc<Typed<F, P, Q, B, R, H, C>>,
         // What the handler sets through `ctx.response` (status, headers), read when it answers.
         response: PipelineParts,
     }
 }
 
-impl<F, Fut, P, Q, B, R> Future for HandlerCall<F, Fut, P, Q, B, R>
+impl<F, Fut, P, Q, B, R, H, C> Future for HandlerCall<F, Fut, P, Q, B, R, H, C>
 where
-    F: Fn(Ctx<P, Q, B>) -> Fut,
+    F: Fn(Ctx<P, Q, B, H, C>) -> Fut,
     Fut: Future<Output = Result<R, Error>>,
     B: Slot,
     R: Slot,

@@ -17,7 +17,7 @@ use std::future::Future;
 use std::sync::Arc;
 
 pub use crate::context::{Ctx, ResponseParts};
-use crate::contract::{Endpoint, EndpointSpec, Slot};
+use crate::contract::{Endpoint, EndpointSpec, NoCookies, NoHeaders, Slot};
 use crate::error::{Error, ErrorAnswer, NoErrors};
 use crate::middleware::Middleware;
 use crate::request::CallHandler;
@@ -35,9 +35,9 @@ pub use nest::nest;
 ///
 /// [`Handler::execute`] runs the function directly (no HTTP, no middleware); convert it into
 /// an [`AnyHandler`] to put handlers of different contracts into one list for an adapter.
-pub struct Handler<P, Q, B, R, E = NoErrors> {
-    endpoint: Endpoint<P, Q, B, R, E>,
-    func: Arc<dyn Call<P, Q, B, R>>,
+pub struct Handler<P, Q, B, R, E = NoErrors, H = NoHeaders, C = NoCookies> {
+    endpoint: Endpoint<P, Q, B, R, E, H, C>,
+    func: Arc<dyn Call<P, Q, B, R, H, C>>,
     /// The middleware bound to this handler ([`Binder::middleware`], [`Binder::provide`]),
     /// outermost first; joined to the contract's when the route table is built.
     middleware: Vec<Middleware>,
@@ -83,14 +83,14 @@ pub struct Handler<P, Q, B, R, E = NoErrors> {
 /// # }
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-pub fn handler<P, Q, B, R, E, F, Fut>(
-    endpoint: Endpoint<P, Q, B, R, E>,
+pub fn handler<P, Q, B, R, E, H, C, F, Fut>(
+    endpoint: Endpoint<P, Q, B, R, E, H, C>,
     f: F,
-) -> Handler<P, Q, B, R, E>
+) -> Handler<P, Q, B, R, E, H, C>
 where
-    F: Fn(Ctx<P, Q, B>) -> Fut + Send + Sync + 'static,
+    F: Fn(Ctx<P, Q, B, H, C>) -> Fut + Send + Sync + 'static,
     Fut: HandlerFuture<R>,
-    (P, Q, B, R): 'static,
+    (P, Q, B, R, H, C): 'static,
 {
     Handler::with_middleware(endpoint, f, Vec::new())
 }
@@ -109,17 +109,17 @@ pub trait HandlerFuture<R>: Future<Output = Result<R, Error>> + Send + 'static {
 #[diagnostic::do_not_recommend]
 impl<R, Fut> HandlerFuture<R> for Fut where Fut: Future<Output = Result<R, Error>> + Send + 'static {}
 
-impl<P, Q, B, R, E> Handler<P, Q, B, R, E> {
+impl<P, Q, B, R, E, H, C> Handler<P, Q, B, R, E, H, C> {
     /// A handler of `f`, with the middleware bound to it.
     fn with_middleware<F, Fut>(
-        endpoint: Endpoint<P, Q, B, R, E>,
+        endpoint: Endpoint<P, Q, B, R, E, H, C>,
         f: F,
         middleware: Vec<Middleware>,
     ) -> Self
     where
-        F: Fn(Ctx<P, Q, B>) -> Fut + Send + Sync + 'static,
+        F: Fn(Ctx<P, Q, B, H, C>) -> Fut + Send + Sync + 'static,
         Fut: HandlerFuture<R>,
-        (P, Q, B, R): 'static,
+        (P, Q, B, R, H, C): 'static,
     {
         let spec = Arc::clone(endpoint.spec());
         Handler {
@@ -135,7 +135,7 @@ impl<P, Q, B, R, E> Handler<P, Q, B, R, E> {
     }
 }
 
-impl<P: 'static, Q: 'static, B: 'static, R: 'static, E> Handler<P, Q, B, R, E> {
+impl<P: 'static, Q: 'static, B: 'static, R: 'static, E, H: 'static, C: 'static> Handler<P, Q, B, R, E, H, C> {
     /// Runs the function with `ctx`: no HTTP, no middleware, no response check. Resolves to
     /// the response value or the function's error (as it returned it: a declared error is not
     /// turned into its answer).
@@ -147,12 +147,12 @@ impl<P: 'static, Q: 'static, B: 'static, R: 'static, E> Handler<P, Q, B, R, E> {
     /// # Errors
     ///
     /// The error the function returned.
-    pub fn execute(&self, ctx: Ctx<P, Q, B>) -> impl Future<Output = Result<R, Error>> + Send {
+    pub fn execute(&self, ctx: Ctx<P, Q, B, H, C>) -> impl Future<Output = Result<R, Error>> + Send {
         self.func.execute(ctx)
     }
 
     /// The contract this handler serves.
-    pub fn endpoint(&self) -> &Endpoint<P, Q, B, R, E> {
+    pub fn endpoint(&self) -> &Endpoint<P, Q, B, R, E, H, C> {
         &self.endpoint
     }
 }
@@ -161,7 +161,7 @@ impl<P: 'static, Q: 'static, B: 'static, R: 'static, E> Handler<P, Q, B, R, E> {
 /// `benches/` measure. Not an API: behind the private `__bench` feature.
 #[cfg(feature = "__bench")]
 #[doc(hidden)]
-impl<P: Slot, Q: Slot, B: Slot, R: Slot, E> Handler<P, Q, B, R, E> {
+impl<P: Slot, Q: Slot, B: Slot, R: Slot, E, H: Slot, C: Slot> Handler<P, Q, B, R, E, H, C> {
     /// Deserialises and validates percent-decoded path params, as the pipeline does.
     ///
     /// # Errors
@@ -216,7 +216,7 @@ impl<P: Slot, Q: Slot, B: Slot, R: Slot, E> Handler<P, Q, B, R, E> {
     }
 }
 
-impl<P, Q, B, R, E> Clone for Handler<P, Q, B, R, E> {
+impl<P, Q, B, R, E, H, C> Clone for Handler<P, Q, B, R, E, H, C> {
     fn clone(&self) -> Self {
         Self {
             endpoint: self.endpoint.clone(),
@@ -226,7 +226,7 @@ impl<P, Q, B, R, E> Clone for Handler<P, Q, B, R, E> {
     }
 }
 
-impl<P, Q, B, R, E> fmt::Debug for Handler<P, Q, B, R, E> {
+impl<P, Q, B, R, E, H, C> fmt::Debug for Handler<P, Q, B, R, E, H, C> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Handler")
             .field("endpoint", &self.endpoint)
@@ -266,10 +266,10 @@ impl fmt::Debug for AnyHandler {
     }
 }
 
-impl<P: Slot, Q: Slot, B: Slot, R: Slot, E: ErrorAnswer> From<Handler<P, Q, B, R, E>>
+impl<P: Slot, Q: Slot, B: Slot, R: Slot, E: ErrorAnswer, H: Slot, C: Slot> From<Handler<P, Q, B, R, E, H, C>>
     for AnyHandler
 {
-    fn from(handler: Handler<P, Q, B, R, E>) -> Self {
+    fn from(handler: Handler<P, Q, B, R, E, H, C>) -> Self {
         let spec = Arc::clone(handler.endpoint.spec());
         Self {
             call: handler.func.for_pipeline(DeclaredType::of::<E>(&spec)),

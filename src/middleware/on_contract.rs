@@ -9,7 +9,7 @@ use crate::contract::{Endpoint, EndpointBuilder, EndpointSpec};
 #[derive(Clone, Default)]
 struct ContractMiddleware(Vec<Middleware>);
 
-impl<M, K, P, Q, B, R, E> EndpointBuilder<M, K, P, Q, B, R, E> {
+impl<M, K, P, Q, B, R, E, H, C> EndpointBuilder<M, K, P, Q, B, R, E, H, C> {
     /// Appends a middleware. The first added is the outermost.
     ///
     /// Needs the `pipeline` feature: a contract crate shared with clients leaves it out and
@@ -24,7 +24,7 @@ impl<M, K, P, Q, B, R, E> EndpointBuilder<M, K, P, Q, B, R, E> {
     }
 }
 
-impl<P, Q, B, R, E> Endpoint<P, Q, B, R, E> {
+impl<P, Q, B, R, E, H, C> Endpoint<P, Q, B, R, E, H, C> {
     /// The contract's middleware, outermost first.
     #[cfg_attr(docsrs, doc(cfg(feature = "pipeline")))]
     pub fn middleware(&self) -> &[Middleware] {

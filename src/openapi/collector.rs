@@ -24,7 +24,8 @@ use crate::error::{ErrorAnswer, ErrorBody};
 ///
 /// Types are read when the contract is added: every slot type needs
 /// [`JsonSchema`] (the empty markers [`NoParams`](crate::NoParams),
-/// [`NoQuery`](crate::NoQuery), [`NoBody`](crate::NoBody), [`NoContent`](crate::contract::NoContent)
+/// [`NoQuery`](crate::NoQuery), [`NoBody`](crate::NoBody), [`NoContent`](crate::contract::NoContent),
+/// [`NoHeaders`](crate::NoHeaders), [`NoCookies`](crate::NoCookies)
 /// and [`NoErrors`](crate::error::NoErrors) have it). A contract's declared errors
 /// ([`ErrorAnswer`]) are documented under each of their statuses with their own schema, its
 /// [`http_error`](crate::contract::EndpointBuilder::http_error)s with [`ErrorBody`].
@@ -179,13 +180,15 @@ impl OpenApi {
 
     /// Documents a contract that is not served here (a client's view of another service);
     /// for the handlers a server serves, use [`OpenApi::handlers`].
-    pub fn endpoint<P, Q, B, R, E>(self, endpoint: &Endpoint<P, Q, B, R, E>) -> Self
+    pub fn endpoint<P, Q, B, R, E, H, C>(self, endpoint: &Endpoint<P, Q, B, R, E, H, C>) -> Self
     where
         P: Slot + JsonSchema,
         Q: Slot + JsonSchema,
         B: Slot + JsonSchema,
         R: Slot + JsonSchema,
         E: ErrorAnswer + JsonSchema,
+        H: Slot + JsonSchema,
+        C: Slot + JsonSchema,
     {
         self.endpoint_with(endpoint, |op| op)
     }
@@ -209,9 +212,9 @@ impl OpenApi {
     /// assert_eq!(op["responses"]["401"]["description"], "No or bad token");
     /// # Ok::<(), pactum::error::ConfigError>(())
     /// ```
-    pub fn endpoint_with<P, Q, B, R, E>(
+    pub fn endpoint_with<P, Q, B, R, E, H, C>(
         mut self,
-        endpoint: &Endpoint<P, Q, B, R, E>,
+        endpoint: &Endpoint<P, Q, B, R, E, H, C>,
         describe: impl FnOnce(Operation) -> Operation,
     ) -> Self
     where
@@ -220,20 +223,27 @@ impl OpenApi {
         B: Slot + JsonSchema,
         R: Slot + JsonSchema,
         E: ErrorAnswer + JsonSchema,
+        H: Slot + JsonSchema,
+        C: Slot + JsonSchema,
     {
         self.push(endpoint, describe(Operation::new()));
         self
     }
 
-    fn push<P, Q, B, R, E>(&mut self, endpoint: &Endpoint<P, Q, B, R, E>, operation: Operation)
-    where
+    fn push<P, Q, B, R, E, H, C>(
+        &mut self,
+        endpoint: &Endpoint<P, Q, B, R, E, H, C>,
+        operation: Operation,
+    ) where
         P: Slot + JsonSchema,
         Q: Slot + JsonSchema,
         B: Slot + JsonSchema,
         R: Slot + JsonSchema,
         E: ErrorAnswer + JsonSchema,
+        H: Slot + JsonSchema,
+        C: Slot + JsonSchema,
     {
-        self.push_entry(Entry::of::<P, Q, B, R, E>(
+        self.push_entry(Entry::of::<P, Q, B, R, E, H, C>(
             Arc::clone(endpoint.spec()),
             operation,
         ));

@@ -8,7 +8,7 @@ use schemars::{JsonSchema, SchemaGenerator};
 use serde_json::{json, Map, Value};
 
 use super::operation::{Content, DeclaredResponse};
-use super::paths::{default_operation_id, path_parameters, query_parameters};
+use super::paths::{default_operation_id, field_parameters, path_parameters, query_parameters};
 use super::pipeline_errors::standard_ref;
 use super::{inline, reference, Operation, SchemaFn};
 use crate::contract::{BodyKind, EndpointSpec, Format, Presence, Security, SecurityScheme, Slot};
@@ -25,6 +25,8 @@ pub(super) struct Entry {
     pub(super) spec: Arc<EndpointSpec>,
     pub(super) params: Option<SchemaFn>,
     pub(super) query: Option<SchemaFn>,
+    pub(super) headers: Option<SchemaFn>,
+    pub(super) cookies: Option<SchemaFn>,
     pub(super) body: Option<SchemaFn>,
     /// The body's media type: by its type's `Slot::BODY`.
     pub(super) body_media: &'static str,
@@ -36,18 +38,22 @@ pub(super) struct Entry {
 
 impl Entry {
     /// The entry of a contract with these types.
-    pub(super) fn of<P, Q, B, R, E>(spec: Arc<EndpointSpec>, operation: Operation) -> Self
+    pub(super) fn of<P, Q, B, R, E, H, C>(spec: Arc<EndpointSpec>, operation: Operation) -> Self
     where
         P: Slot + JsonSchema,
         Q: Slot + JsonSchema,
         B: Slot + JsonSchema,
         R: Slot + JsonSchema,
         E: ErrorAnswer + JsonSchema,
+        H: Slot + JsonSchema,
+        C: Slot + JsonSchema,
     {
         Self {
             spec,
             params: declared::<P>().then_some(inline::<P> as SchemaFn),
             query: declared::<Q>().then_some(inline::<Q> as SchemaFn),
+            headers: declared::<H>().then_some(inline::<H> as SchemaFn),
+            cookies: declared::<C>().then_some(inline::<C> as SchemaFn),
             body: declared::<B>().then_some(reference::<B> as SchemaFn),
             body_media: body_media(B::BODY),
             response: declared::<R>().then_some(reference::<R> as SchemaFn),
@@ -108,6 +114,12 @@ impl Entry {
             let schema = Value::from(make(requests));
             parameters.extend(query_parameters(&schema, requests));
         }
+        for (make, location) in [(self.headers, "header"), (self.cookies, "cookie")] {
+            if let Some(make) = make {
+                let schema = Value::from(make(requests));
+                parameters.extend(field_parameters(&schema, requests, location));
+            }
+        }
         if !parameters.is_empty() {
             op.insert("parameters".to_owned(), Value::Array(parameters));
         }
@@ -136,7 +148,15 @@ impl Entry {
             let done = "No more events (after `Last-Event-ID`): the client stops reconnecting.";
             answers.insert("204".to_owned(), (json!({ "description": done }), None));
         }
-        let has_input = self.params.is_some() || self.query.is_some() || self.body.is_some();
+        let has_input = [
+            self.params,
+            self.query,
+            self.headers,
+            self.cookies,
+            self.body,
+        ]
+        .iter()
+        .any(Option::is_some);
         let has_params = self.spec.route.param_names().next().is_some();
         let has_body = self.body.is_some();
         // Only what this operation can meet: the body's errors only where there is a body,

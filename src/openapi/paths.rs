@@ -149,3 +149,32 @@ pub(super) fn query_parameters(schema: &Value, requests: &SchemaGenerator) -> Ve
         })
         .collect()
 }
+
+/// One `in: header` or `in: cookie` parameter (`location`) per field of a header or cookie
+/// params type (a plain struct: the contract's build checks it).
+pub(super) fn field_parameters(
+    schema: &Value,
+    requests: &SchemaGenerator,
+    location: &str,
+) -> Vec<Value> {
+    let definitions = requests.definitions();
+    let Some((properties, required)) = schema::object_parts(schema, definitions) else {
+        return Vec::new();
+    };
+    properties
+        .into_iter()
+        .map(|(name, mut schema)| {
+            schema::strip_null(&mut schema);
+            let mut parameter = json!({
+                "name": name,
+                "in": location,
+                "required": required.contains(&name),
+            });
+            if let Some(description) = schema.get("description").and_then(Value::as_str) {
+                parameter["description"] = description.into();
+            }
+            parameter["schema"] = schema;
+            parameter
+        })
+        .collect()
+}

@@ -12,13 +12,15 @@ use crate::contract::Slot;
 use crate::error::{ConfigError, ErrorAnswer};
 use crate::handler::{AnyHandler, Documentation, Handler};
 
-impl<P, Q, B, R, E> Handler<P, Q, B, R, E>
+impl<P, Q, B, R, E, H, C> Handler<P, Q, B, R, E, H, C>
 where
     P: Slot + JsonSchema,
     Q: Slot + JsonSchema,
     B: Slot + JsonSchema,
     R: Slot + JsonSchema,
     E: ErrorAnswer + JsonSchema,
+    H: Slot + JsonSchema,
+    C: Slot + JsonSchema,
 {
     /// The handler, erased for an adapter's list like `.into()`, with what the OpenAPI
     /// document needs to describe it: [`OpenApi::handlers`] documents the list that is
@@ -56,7 +58,7 @@ where
     /// ```
     #[cfg_attr(docsrs, doc(cfg(feature = "openapi")))]
     pub fn documented_with(self, describe: impl FnOnce(Operation) -> Operation) -> AnyHandler {
-        let entry = Entry::of::<P, Q, B, R, E>(
+        let entry = Entry::of::<P, Q, B, R, E, H, C>(
             Arc::clone(self.endpoint().spec()),
             describe(Operation::new()),
         );
@@ -66,7 +68,9 @@ where
     }
 }
 
-impl<P: Slot, Q: Slot, B: Slot, R: Slot, E: ErrorAnswer> Handler<P, Q, B, R, E> {
+impl<P: Slot, Q: Slot, B: Slot, R: Slot, E: ErrorAnswer, H: Slot, C: Slot>
+    Handler<P, Q, B, R, E, H, C>
+{
     /// The handler, erased for an adapter's list like `.into()`, and left out of the OpenAPI
     /// document on purpose ([`OpenApi::handlers`] skips it): an internal or operational
     /// route. Its slot types need no [`JsonSchema`].

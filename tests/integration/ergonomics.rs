@@ -104,7 +104,10 @@ fn problems(builder: PipelineBuilder) -> PipelineBuilder {
 async fn nested_routes_and_errors(app: &TestServer) {
     let ok = app.get("/api/v1/id").await;
     assert_eq!(ok.status, 200, "{}", ok.text);
-    assert!(ok.headers.get("x-request-id").is_none(), "not echoed by default");
+    assert!(
+        ok.headers.get("x-request-id").is_none(),
+        "not echoed by default"
+    );
     let outside = app.get("/id").await;
     outside.assert(404, json!({"error": "Not found"}));
     let post = app.send(app.client.post(app.url("/api/v1/id"))).await;
@@ -162,7 +165,10 @@ async fn request_ids(app: &TestServer, trusted: bool) {
     let first = id_of(app.get("/api/v1/id").await);
     let second = id_of(app.get("/api/v1/id").await);
     assert_ne!(first, second);
-    assert!(first.len() == 16 && u64::from_str_radix(&first, 16).is_ok(), "{first}");
+    assert!(
+        first.len() == 16 && u64::from_str_radix(&first, 16).is_ok(),
+        "{first}"
+    );
     // Errors and answers made before routing carry it too.
     for path in ["/api/v1/boxed", "/api/v1/forbidden", "/nowhere"] {
         let given = app
@@ -271,7 +277,11 @@ async fn the_formatter_sees_a_404(app: &TestServer) {
 async fn native() {
     let app = support::native_with(handlers(), support::options()).await;
     nested_routes_and_errors(&app).await;
-    request_ids(&support::native_with(echoing(), support::options()).await, false).await;
+    request_ids(
+        &support::native_with(echoing(), support::options()).await,
+        false,
+    )
+    .await;
     let trusting_app = support::native_with(trusting(), support::options()).await;
     the_typed_client_under_a_prefix(&trusting_app).await;
     request_ids(&trusting_app, true).await;

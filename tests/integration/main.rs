@@ -29,6 +29,7 @@ mod mutations;
 mod pipeline_settings;
 mod protocol_rules;
 mod raw;
+mod request_params;
 mod resume;
 mod robustness;
 mod route_spellings;

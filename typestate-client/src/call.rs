@@ -7,10 +7,11 @@ use std::time::Duration;
 
 use http::header::{HeaderName, HeaderValue};
 use http::HeaderMap;
+use pactum::contract::state::{Absent, Presence};
 use pactum::contract::{BodyKind, Format};
 use pactum::{
-    contract::state::Presence, contract::Slot, error::Detail, error::ErrorAnswer, error::NoErrors,
-    Endpoint,
+    contract::Slot, error::Detail, error::ErrorAnswer, error::NoErrors, Endpoint, NoCookies,
+    NoHeaders,
 };
 
 use crate::client::Client;
@@ -19,8 +20,9 @@ use crate::decode::{decode, Response};
 use crate::error::{Error, Part};
 use crate::resume::Resume;
 use crate::state::{
-    BodyNotGiven, BodyReady, Given, HasBody, HasParams, HasQuery, ParamsNotGiven, ParamsReady,
-    Provided, QueryNotGiven, QueryReady,
+    BodyNotGiven, BodyReady, CookieParamsNotGiven, CookieParamsReady, Given, HasBody,
+    HasCookieParams, HasHeaderParams, HasParams, HasQuery, HeaderParamsNotGiven, HeaderParamsReady,
+    ParamsNotGiven, ParamsReady, Provided, QueryNotGiven, QueryReady,
 };
 use crate::transport::{Prepared, Received};
 use url::Url;
@@ -29,16 +31,17 @@ use url::Url;
 /// until [`send`](Call::send) is awaited.
 ///
 /// `P`, `Q`, `B`, `R` are the contract's params, query, body and response types, `E` its
-/// declared errors (see [`Error::declared`]). `PS`, `QS` and `BS` track the params, the query and the body: they start as the contract's
+/// declared errors (see [`Error::declared`]), `H` and `C` its header and cookie params
+/// (tracked by `HS` and `CS` as the other parts are). `PS`, `QS` and `BS` track the params, the query and the body: they start as the contract's
 /// [`Presence`](pactum::contract::state::Presence) of each — [`Declared`](pactum::contract::state::Declared) (to be given) or
 /// [`Absent`](pactum::contract::state::Absent) (nothing to give) — and a given part becomes [`Provided`]. Each
 /// rule below is a bound whose compiler message names the fix:
 ///
-/// - `.params(p)`, `.query(q)` and `.body(b)` compile only when the contract declares that
-///   part, and once per call;
-/// - `.send()` compiles only once the params and the body (where declared) are given, and the
-///   query too unless its type implements `Default` — a query left out is then sent as
-///   `Q::default()`;
+/// - `.params(p)`, `.query(q)`, `.body(b)`, `.header_params(h)` and `.cookie_params(c)`
+///   compile only when the contract declares that part, and once per call;
+/// - `.send()` compiles only once the params, the body and the header and cookie params
+///   (where declared) are given, and the query too unless its type implements `Default` — a
+///   query left out is then sent as `Q::default()`;
 /// - `.header(..)` and `.timeout(..)` always compile.
 ///
 /// ```compile_fail
@@ -50,43 +53,67 @@ use url::Url;
 /// let future = client.call(&get_user).send();
 /// ```
 #[must_use = "a call does nothing until `.send().await`"]
-pub struct Call<'a, P, Q, B, R, PS, QS, BS, E = NoErrors> {
+pub struct Call<
+    'a,
+    P,
+    Q,
+    B,
+    R,
+    PS,
+    QS,
+    BS,
+    E = NoErrors,
+    H = NoHeaders,
+    C = NoCookies,
+    HS = Absent,
+    CS = Absent,
+> {
     client: &'a Client,
-    endpoint: &'a Endpoint<P, Q, B, R, E>,
+    endpoint: &'a Endpoint<P, Q, B, R, E, H, C>,
     given_params: Option<P>,
     given_query: Option<Q>,
     given_body: Option<B>,
+    given_header_params: Option<H>,
+    given_cookie_params: Option<C>,
     headers: HeaderMap,
     credentials: Credentials,
     /// This call's own timeout; `None`: the client's.
     timeout: Option<Duration>,
     error: Option<Error>,
-    _state: PhantomData<States<PS, QS, BS>>,
+    _state: PhantomData<States<PS, QS, BS, HS, CS>>,
 }
 
 /// Keeps `Call` `Send + Sync` whatever its state types.
-type States<PS, QS, BS> = fn() -> (PS, QS, BS);
+type States<PS, QS, BS, HS, CS> = fn() -> (PS, QS, BS, (HS, CS));
 
-impl<P, Q, B, R, PS, QS, BS, E> fmt::Debug for Call<'_, P, Q, B, R, PS, QS, BS, E> {
+impl<P, Q, B, R, PS, QS, BS, E, H, C, HS, CS> fmt::Debug
+    for Call<'_, P, Q, B, R, PS, QS, BS, E, H, C, HS, CS>
+{
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Call")
             .field("endpoint", self.endpoint)
             .field("params_given", &self.given_params.is_some())
             .field("query_given", &self.given_query.is_some())
             .field("body_given", &self.given_body.is_some())
+            .field("header_params_given", &self.given_header_params.is_some())
+            .field("cookie_params_given", &self.given_cookie_params.is_some())
             .field("headers", &self.headers)
             .finish_non_exhaustive()
     }
 }
 
-impl<'a, P, Q, B, R, PS, QS, BS, E> Call<'a, P, Q, B, R, PS, QS, BS, E> {
-    pub(crate) fn new(client: &'a Client, endpoint: &'a Endpoint<P, Q, B, R, E>) -> Self {
+impl<'a, P, Q, B, R, PS, QS, BS, E, H, C, HS, CS>
+    Call<'a, P, Q, B, R, PS, QS, BS, E, H, C, HS, CS>
+{
+    pub(crate) fn new(client: &'a Client, endpoint: &'a Endpoint<P, Q, B, R, E, H, C>) -> Self {
         Self {
             client,
             endpoint,
             given_params: None,
             given_query: None,
             given_body: None,
+            given_header_params: None,
+            given_cookie_params: None,
             headers: HeaderMap::new(),
             credentials: Credentials::default(),
             timeout: None,
@@ -95,13 +122,17 @@ impl<'a, P, Q, B, R, PS, QS, BS, E> Call<'a, P, Q, B, R, PS, QS, BS, E> {
         }
     }
 
-    fn retype<PS2, QS2, BS2>(self) -> Call<'a, P, Q, B, R, PS2, QS2, BS2, E> {
+    fn retype<PS2, QS2, BS2, HS2, CS2>(
+        self,
+    ) -> Call<'a, P, Q, B, R, PS2, QS2, BS2, E, H, C, HS2, CS2> {
         Call {
             client: self.client,
             endpoint: self.endpoint,
             given_params: self.given_params,
             given_query: self.given_query,
             given_body: self.given_body,
+            given_header_params: self.given_header_params,
+            given_cookie_params: self.given_cookie_params,
             headers: self.headers,
             credentials: self.credentials,
             timeout: self.timeout,
@@ -167,7 +198,7 @@ impl<'a, P, Q, B, R, PS, QS, BS, E> Call<'a, P, Q, B, R, PS, QS, BS, E> {
     ///
     /// Compiles only when the contract declares params, once per call. `A` is the contract's
     /// params type `P` (generic only so that a contract without params reports that alone).
-    pub fn params<A>(mut self, params: A) -> Call<'a, P, Q, B, R, Provided, QS, BS, E>
+    pub fn params<A>(mut self, params: A) -> Call<'a, P, Q, B, R, Provided, QS, BS, E, H, C, HS, CS>
     where
         PS: HasParams + ParamsNotGiven + Given<P, A>,
     {
@@ -185,7 +216,7 @@ impl<'a, P, Q, B, R, PS, QS, BS, E> Call<'a, P, Q, B, R, PS, QS, BS, E> {
     /// An empty list is left out of the query string: give list fields `#[serde(default)]`
     /// so that the server reads them back as empty. A `None` is written as a bare key
     /// (`&page&`), which the server reads back as `None`.
-    pub fn query<A>(mut self, query: A) -> Call<'a, P, Q, B, R, PS, Provided, BS, E>
+    pub fn query<A>(mut self, query: A) -> Call<'a, P, Q, B, R, PS, Provided, BS, E, H, C, HS, CS>
     where
         QS: HasQuery + QueryNotGiven + Given<Q, A>,
     {
@@ -200,22 +231,60 @@ impl<'a, P, Q, B, R, PS, QS, BS, E> Call<'a, P, Q, B, R, PS, QS, BS, E> {
     ///
     /// Compiles only when the contract declares a body, once per call. `A` is the contract's
     /// body type `B` (generic only so that a contract without a body reports that alone).
-    pub fn body<A>(mut self, body: A) -> Call<'a, P, Q, B, R, PS, QS, Provided, E>
+    pub fn body<A>(mut self, body: A) -> Call<'a, P, Q, B, R, PS, QS, Provided, E, H, C, HS, CS>
     where
         BS: HasBody + BodyNotGiven + Given<B, A>,
     {
         self.given_body = BS::given(body);
         self.retype()
     }
+
+    /// Gives the header params. They are validated, then sent as headers when the call is
+    /// sent: each field under its name, a string as it is, a number or a bool in text, `None`
+    /// left out. They replace a header of the same name set with [`header`](Call::header).
+    ///
+    /// Compiles only when the contract declares header params, once per call; `A` is the
+    /// contract's header params type `H` (generic only so that a contract without header
+    /// params reports that alone).
+    pub fn header_params<A>(
+        mut self,
+        header_params: A,
+    ) -> Call<'a, P, Q, B, R, PS, QS, BS, E, H, C, Provided, CS>
+    where
+        HS: HasHeaderParams + HeaderParamsNotGiven + Given<H, A>,
+    {
+        self.given_header_params = HS::given(header_params);
+        self.retype()
+    }
+
+    /// Gives the cookie params. They are validated, then sent in the `Cookie` header when the
+    /// call is sent (`name=value` pairs, after a `Cookie` set with [`header`](Call::header)),
+    /// a number or a bool in text, `None` left out.
+    ///
+    /// Compiles only when the contract declares cookie params, once per call; `A` is the
+    /// contract's cookie params type `C` (generic only so that a contract without cookie
+    /// params reports that alone).
+    pub fn cookie_params<A>(
+        mut self,
+        cookie_params: A,
+    ) -> Call<'a, P, Q, B, R, PS, QS, BS, E, H, C, HS, Provided>
+    where
+        CS: HasCookieParams + CookieParamsNotGiven + Given<C, A>,
+    {
+        self.given_cookie_params = CS::given(cookie_params);
+        self.retype()
+    }
 }
 
-impl<P, Q, B, R, PS, QS, BS, E> Call<'_, P, Q, B, R, PS, QS, BS, E>
+impl<P, Q, B, R, PS, QS, BS, E, H, C, HS, CS> Call<'_, P, Q, B, R, PS, QS, BS, E, H, C, HS, CS>
 where
     P: Slot,
     Q: Slot,
     B: Slot,
     R: Slot,
     E: ErrorAnswer,
+    H: Slot,
+    C: Slot,
 {
     /// Validates what is given, sends the request, and decodes the answer into the contract's
     /// response type, validating it.
@@ -239,6 +308,8 @@ where
         PS: ParamsReady,
         QS: QueryReady<Q>,
         BS: BodyReady,
+        HS: HeaderParamsReady,
+        CS: CookieParamsReady,
     {
         self.send_inner(QS::default_query())
             .await
@@ -256,6 +327,8 @@ where
         PS: ParamsReady,
         QS: QueryReady<Q>,
         BS: BodyReady,
+        HS: HeaderParamsReady,
+        CS: CookieParamsReady,
     {
         self.send_inner(QS::default_query()).await
     }
@@ -287,6 +360,8 @@ where
             given_params: params,
             given_query: query,
             given_body: body,
+            given_header_params: header_params,
+            given_cookie_params: cookie_params,
             mut headers,
             credentials,
             timeout,
@@ -303,6 +378,14 @@ where
             &client.inner.headers,
             &mut headers,
         )?;
+        if let Some(header_params) = &header_params {
+            check(Part::HeaderParams, header_params)?;
+            crate::request_params::set_headers(header_params, &mut headers)?;
+        }
+        if let Some(cookie_params) = &cookie_params {
+            check(Part::CookieParams, cookie_params)?;
+            crate::request_params::add_cookies(cookie_params, &mut headers)?;
+        }
         if let Some(params) = &params {
             check(Part::Params, params)?;
         }
@@ -372,25 +455,41 @@ fn check<T: Slot>(part: Part, value: &T) -> Result<(), Error> {
 }
 
 /// A call as [`Client::call`] starts it: each part's state is the contract's presence of it.
-type Started<'a, P, Q, B, R, E> =
-    Call<'a, P, Q, B, R, <P as Slot>::Presence, <Q as Slot>::Presence, <B as Slot>::Presence, E>;
+type Started<'a, P, Q, B, R, E, H, C> = Call<
+    'a,
+    P,
+    Q,
+    B,
+    R,
+    <P as Slot>::Presence,
+    <Q as Slot>::Presence,
+    <B as Slot>::Presence,
+    E,
+    H,
+    C,
+    <H as Slot>::Presence,
+    <C as Slot>::Presence,
+>;
 
 impl Client {
     /// Starts a call of `endpoint`.
     ///
-    /// The call's type tracks what the contract requires: `.params(..)`, `.query(..)` and
-    /// `.body(..)` compile only when the contract declares that part, once each, and `.send()`
-    /// compiles only once the params, the body and a query without a `Default` (where
+    /// The call's type tracks what the contract requires: `.params(..)`, `.query(..)`,
+    /// `.body(..)`, `.header_params(..)` and `.cookie_params(..)` compile only when the
+    /// contract declares that part, once each, and `.send()` compiles only once the params,
+    /// the body, the header and cookie params and a query without a `Default` (where
     /// declared) are given. See [`Call`].
-    pub fn call<'a, P, Q, B, R, E>(
+    pub fn call<'a, P, Q, B, R, E, H, C>(
         &'a self,
-        endpoint: &'a Endpoint<P, Q, B, R, E>,
-    ) -> Started<'a, P, Q, B, R, E>
+        endpoint: &'a Endpoint<P, Q, B, R, E, H, C>,
+    ) -> Started<'a, P, Q, B, R, E, H, C>
     where
         P: Slot,
         Q: Slot,
         B: Slot,
         R: Slot,
+        H: Slot,
+        C: Slot,
     {
         Call::new(self, endpoint)
     }

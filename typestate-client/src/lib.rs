@@ -137,6 +137,7 @@ mod decode;
 mod error;
 mod part;
 mod reconnect;
+mod request_params;
 mod resume;
 pub mod state;
 #[cfg(feature = "rustls")]

@@ -13,6 +13,10 @@ pub enum Part {
     Query,
     /// The JSON body, checked before sending.
     Body,
+    /// The header params, checked before they are put into headers.
+    HeaderParams,
+    /// The cookie params, checked before they are put into the `Cookie` header.
+    CookieParams,
     /// The response value, checked after it was received and decoded.
     Response,
 }
@@ -23,6 +27,8 @@ impl fmt::Display for Part {
             Self::Params => "params",
             Self::Query => "query",
             Self::Body => "body",
+            Self::HeaderParams => "header params",
+            Self::CookieParams => "cookie params",
             Self::Response => "response",
         })
     }

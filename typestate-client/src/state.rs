@@ -5,8 +5,8 @@
 
 use pactum::{contract::state::Absent, contract::state::Declared};
 
-/// The state of a call part that has been given (`.params(..)`, `.query(..)` or `.body(..)`
-/// was called).
+/// The state of a call part that has been given (`.params(..)`, `.query(..)`, `.body(..)`,
+/// `.header_params(..)` or `.cookie_params(..)` was called).
 ///
 /// The other states are pactum's [`Declared`] (the contract declares the part: it must still
 /// be given, or for a query with a `Default`, may be) and [`Absent`] (the contract declares
@@ -187,3 +187,67 @@ impl<S: sealed::Sealed + sealed::NotGiven> QueryNotGiven for S {}
 pub trait BodyNotGiven: sealed::Sealed {}
 #[diagnostic::do_not_recommend]
 impl<S: sealed::Sealed + sealed::NotGiven> BodyNotGiven for S {}
+
+/// The header params of a call are ready: given, or not declared by the contract.
+///
+/// A bound of [`Call::send`](crate::Call::send); implemented for [`Provided`] and [`Absent`].
+#[diagnostic::on_unimplemented(
+    message = "this endpoint declares header params: call `.header_params(..)` before `.send()`",
+    label = "the header params are missing",
+    note = "the contract declares request headers with `.headers::<T>()`"
+)]
+pub trait HeaderParamsReady: sealed::Sealed {}
+#[diagnostic::do_not_recommend]
+impl<S: sealed::Sealed + sealed::Ready> HeaderParamsReady for S {}
+
+/// The cookie params of a call are ready: given, or not declared by the contract.
+///
+/// A bound of [`Call::send`](crate::Call::send); implemented for [`Provided`] and [`Absent`].
+#[diagnostic::on_unimplemented(
+    message = "this endpoint declares cookie params: call `.cookie_params(..)` before `.send()`",
+    label = "the cookie params are missing",
+    note = "the contract declares cookies with `.cookies::<T>()`"
+)]
+pub trait CookieParamsReady: sealed::Sealed {}
+#[diagnostic::do_not_recommend]
+impl<S: sealed::Sealed + sealed::Ready> CookieParamsReady for S {}
+
+/// The contract declares header params: `.header_params(..)` can be called. A bound of
+/// [`Call::header_params`](crate::Call::header_params).
+#[diagnostic::on_unimplemented(
+    message = "this endpoint declares no header params: remove `.header_params(..)`",
+    label = "the contract has no header params type"
+)]
+pub trait HasHeaderParams: sealed::Sealed {}
+#[diagnostic::do_not_recommend]
+impl<S: sealed::Sealed + sealed::InContract> HasHeaderParams for S {}
+
+/// The contract declares cookie params: `.cookie_params(..)` can be called. A bound of
+/// [`Call::cookie_params`](crate::Call::cookie_params).
+#[diagnostic::on_unimplemented(
+    message = "this endpoint declares no cookie params: remove `.cookie_params(..)`",
+    label = "the contract has no cookie params type"
+)]
+pub trait HasCookieParams: sealed::Sealed {}
+#[diagnostic::do_not_recommend]
+impl<S: sealed::Sealed + sealed::InContract> HasCookieParams for S {}
+
+/// The header params are not given yet. A bound of
+/// [`Call::header_params`](crate::Call::header_params).
+#[diagnostic::on_unimplemented(
+    message = "the header params are already given: remove the second `.header_params(..)`",
+    label = "`.header_params(..)` is called once per call"
+)]
+pub trait HeaderParamsNotGiven: sealed::Sealed {}
+#[diagnostic::do_not_recommend]
+impl<S: sealed::Sealed + sealed::NotGiven> HeaderParamsNotGiven for S {}
+
+/// The cookie params are not given yet. A bound of
+/// [`Call::cookie_params`](crate::Call::cookie_params).
+#[diagnostic::on_unimplemented(
+    message = "the cookie params are already given: remove the second `.cookie_params(..)`",
+    label = "`.cookie_params(..)` is called once per call"
+)]
+pub trait CookieParamsNotGiven: sealed::Sealed {}
+#[diagnostic::do_not_recommend]
+impl<S: sealed::Sealed + sealed::NotGiven> CookieParamsNotGiven for S {}

@@ -111,8 +111,8 @@ pub(crate) fn encode_query<Q: Serialize>(query: &Q) -> Result<String, Error> {
 /// (not empty, not `.` or `..`, which no URL can carry as a segment; a catch-all value without
 /// empty segments, which the server refuses unless the route allows dot segments) and
 /// percent-encoded into its segment by the contract.
-pub(crate) fn path<P: Slot, Q, B, R, E>(
-    endpoint: &Endpoint<P, Q, B, R, E>,
+pub(crate) fn path<P: Slot, Q, B, R, E, H, C>(
+    endpoint: &Endpoint<P, Q, B, R, E, H, C>,
     params: Option<&P>,
 ) -> Result<String, Error> {
     let route = endpoint.route();

@@ -4,7 +4,7 @@
 //!
 //! By concern: the users resource (`users`), the routes behind middleware and the middleware
 //! (`middleware`), the routes that fail on purpose (`errors`), the other routes (`misc`), the
-//! signed webhook and the client's address (`raw`), the typed errors of `GET /v2/users/:id`
+//! signed webhook and the client's address (`raw`), the cookie params (`session`), the typed errors of `GET /v2/users/:id`
 //! (`typed_errors`), the server-sent events (`events`), the upload
 //! (`uploads`), the
 //! OpenAPI document (`openapi`), and the handlers over an in-memory store (`handlers`). Every
@@ -17,6 +17,7 @@ mod middleware;
 mod misc;
 mod openapi;
 mod raw;
+mod session;
 mod text;
 mod typed_errors;
 mod uploads;
@@ -29,6 +30,7 @@ pub use middleware::*;
 pub use misc::*;
 pub use openapi::*;
 pub use raw::*;
+pub use session::*;
 pub use text::*;
 pub use typed_errors::*;
 pub use uploads::*;
@@ -37,8 +39,8 @@ pub use users::*;
 use pactum::Endpoint;
 
 /// Contracts are built from literals here, so a failure is a bug in this file.
-fn built<P, Q, B, R, E>(
-    result: Result<Endpoint<P, Q, B, R, E>, pactum::error::ConfigError>,
-) -> Endpoint<P, Q, B, R, E> {
+fn built<P, Q, B, R, E, H, C>(
+    result: Result<Endpoint<P, Q, B, R, E, H, C>, pactum::error::ConfigError>,
+) -> Endpoint<P, Q, B, R, E, H, C> {
     result.unwrap_or_else(|e| panic!("invalid contract: {e}"))
 }

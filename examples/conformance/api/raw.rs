@@ -25,6 +25,17 @@ pub struct WebhookEvent {
     pub event: String,
 }
 
+/// The webhook's signature, declared as a header param: the document lists it, generated
+/// clients and the typed client send it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Validate, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub struct WebhookSignature {
+    /// `sha256=` and the lowercase hex HMAC-SHA256 of the exact request body with the key
+    /// `whsec`.
+    #[validate(length(min = 71, max = 71))]
+    pub x_signature: String,
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Validate, JsonSchema)]
 pub struct WebhookAck {
     pub ok: bool,
@@ -39,9 +50,12 @@ pub struct WhoAmI {
     pub ip: String,
 }
 
-pub fn webhook() -> Endpoint<NoParams, NoQuery, WebhookEvent, WebhookAck> {
+pub fn webhook(
+) -> Endpoint<NoParams, NoQuery, WebhookEvent, WebhookAck, pactum::error::NoErrors, WebhookSignature>
+{
     built(
         Endpoint::post(route!("/webhooks"))
+            .headers::<WebhookSignature>()
             .body::<WebhookEvent>()
             .response::<WebhookAck>()
             .status(pactum::http::StatusCode::OK)
@@ -122,7 +136,7 @@ pub fn raw_handlers() -> Vec<AnyHandler> {
     vec![
         handler(
             webhook(),
-            |ctx: Ctx<NoParams, NoQuery, WebhookEvent>| async move {
+            |ctx: Ctx<NoParams, NoQuery, WebhookEvent, WebhookSignature>| async move {
                 Ok(WebhookAck {
                     ok: true,
                     bytes: ctx.raw_body().len(),

@@ -4,7 +4,9 @@ use std::borrow::Cow;
 
 use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
 
-use crate::contract::{Binary, NoBody, NoContent, NoParams, NoQuery, Redirect, Text};
+use crate::contract::{
+    Binary, NoBody, NoContent, NoCookies, NoHeaders, NoParams, NoQuery, Redirect, Text,
+};
 use crate::error::{Detail, ErrorBody, PathSegment};
 use crate::sse::Events;
 
@@ -32,7 +34,7 @@ macro_rules! marker_schema {
     )*};
 }
 
-marker_schema!(NoParams, NoQuery, NoBody, NoContent);
+marker_schema!(NoParams, NoQuery, NoBody, NoContent, NoHeaders, NoCookies);
 
 macro_rules! answer_schema {
     ($($name:ident => $schema:tt;)*) => {$(

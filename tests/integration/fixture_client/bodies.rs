@@ -48,9 +48,12 @@ async fn row_20_webhook(app: &TestServer) {
         event: "push".into(),
     };
     let sent = serde_json::to_vec(&event).unwrap();
+    let signature = WebhookSignature {
+        x_signature: sign(&sent),
+    };
     assert_eq!(
         api.call(&webhook())
-            .header(SIGNATURE_HEADER, sign(&sent))
+            .header_params(signature)
             .body(event.clone())
             .send()
             .await
@@ -61,8 +64,30 @@ async fn row_20_webhook(app: &TestServer) {
             bytes: sent.len(),
         }
     );
-    let unsigned = api.call(&webhook()).body(event).send().await.unwrap_err();
-    assert_answer(&unsigned, 401, "Invalid signature");
+    // Signed wrong (a signature of other bytes): the server's 401.
+    let wrong = WebhookSignature {
+        x_signature: sign(b"other bytes"),
+    };
+    let refused = api
+        .call(&webhook())
+        .header_params(wrong)
+        .body(event.clone())
+        .send()
+        .await
+        .unwrap_err();
+    assert_answer(&refused, 401, "Invalid signature");
+    // Not the length the contract declares: refused by the client before sending.
+    let short = WebhookSignature {
+        x_signature: "sha256=00".into(),
+    };
+    let unsent = api
+        .call(&webhook())
+        .header_params(short)
+        .body(event)
+        .send()
+        .await
+        .unwrap_err();
+    assert_eq!(unsent.validation_part(), Some(Part::HeaderParams));
 }
 
 /// Row 21, `GET /whoami`: the client's address, as the server saw it.
@@ -161,6 +186,55 @@ async fn row_24_upload(app: &TestServer) {
     assert_answer(&too_large, 413, "Payload too large");
 }
 
+/// Row 25, `GET /session`: the cookie params given to the call, sent in `Cookie`; a value
+/// that breaks the contract's rules refused before sending.
+async fn row_25_session(app: &TestServer) {
+    let api = client(app);
+    let cookies = SessionCookies {
+        session: "abcdefgh".into(),
+        theme: Some(Theme::Dark),
+    };
+    assert_eq!(
+        api.call(&session())
+            .cookie_params(cookies)
+            .send()
+            .await
+            .unwrap(),
+        SessionView {
+            session: "abcdefgh".into(),
+            theme: Theme::Dark,
+        }
+    );
+    // A `Cookie` set by hand is kept beside them.
+    let light = SessionCookies {
+        session: "abcdefgh12".into(),
+        theme: None,
+    };
+    let answer = api
+        .call(&session())
+        .header("cookie", "lang=en")
+        .cookie_params(light)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(answer.theme, Theme::Light);
+    let short = SessionCookies {
+        session: "abc".into(),
+        theme: None,
+    };
+    let unsent = api
+        .call(&session())
+        .cookie_params(short)
+        .send()
+        .await
+        .unwrap_err();
+    assert_eq!(
+        unsent.validation_part(),
+        Some(Part::CookieParams),
+        "{unsent:?}"
+    );
+}
+
 on_the_fixture!(
     row_17_echo,
     row_18_slow,
@@ -168,4 +242,5 @@ on_the_fixture!(
     row_21_whoami,
     row_23_hello_txt,
     row_24_upload,
+    row_25_session,
 );
