@@ -36,11 +36,11 @@ pub struct EndpointBuilder<
     dot_segments_allowed: bool,
     /// `pub(crate)`: `field_limit` (`crate::upload`) sets a multipart body's limits.
     pub(crate) settings: Settings,
-    _types: PhantomData<Marker<M, K, P, Q, B, R, E, H, C>>,
+    _types: Marker<M, K, P, Q, B, R, E, H, C>,
 }
 
 /// Keeps the builder `Send + Sync` and covariant whatever its type parameters.
-type Marker<M, K, P, Q, B, R, E, H, C> = fn() -> (M, K, (P, Q, B, R, E), (H, C));
+type Marker<M, K, P, Q, B, R, E, H, C> = PhantomData<fn() -> (M, K, (P, Q, B, R, E), (H, C))>;
 
 impl<M, K, P, Q, B, R, E, H, C> std::fmt::Debug for EndpointBuilder<M, K, P, Q, B, R, E, H, C> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -410,6 +410,7 @@ impl<M, K, P, Q, B, R, E, H, C> EndpointBuilder<M, K, P, Q, B, R, E, H, C> {
     ///   `400..=599`, or an [`http_error`](Self::http_error) status is outside `400..=599`;
     /// - [`ConfigError::InvalidParamNames`] when the header or cookie params type is not a
     ///   plain struct, or a field's name is not a lowercase header name or a cookie name.
+    #[allow(clippy::type_complexity)] // the contract's seven slot types, each named
     pub fn build(self) -> Result<Endpoint<P, Q, B, R, E, H, C>, ConfigError>
     where
         M: ContractMethod,

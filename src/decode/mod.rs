@@ -29,8 +29,42 @@ use crate::validation::{detail_from_serde, details_from_rules};
 pub(crate) fn validated<T: Slot>(value: T) -> Result<T, Error> {
     match value.check() {
         Ok(()) => Ok(value),
-        Err(errors) => Err(HttpError::validation(details_from_rules(&errors)).into()),
+        Err(errors) => Err(HttpError::validation(rule_details::<T>(&errors)).into()),
     }
+}
+
+/// The details of `T`'s failed rules, each field named as the request names it.
+///
+/// `validator` names a field as Rust spells it (`x_tenant_id`), the request as serde does
+/// (`x-tenant-id`, `maxItems`): a top-level field the rules name that is not one of `T`'s
+/// serde names is given the serde name that spells the same letters and digits (which every
+/// `rename_all` case keeps). A nested field, or a rename to other letters, keeps its Rust
+/// name. Error path only.
+fn rule_details<T: Slot>(errors: &validator::ValidationErrors) -> Vec<Detail> {
+    let mut details = details_from_rules(errors);
+    let Some(names) = crate::de::field_names::struct_fields::<T>() else {
+        return details;
+    };
+    let letters = |name: &str| -> String {
+        name.chars()
+            .filter(char::is_ascii_alphanumeric)
+            .map(|c| c.to_ascii_lowercase())
+            .collect()
+    };
+    for detail in &mut details {
+        let Some(crate::error::PathSegment::Key(field)) = detail.path.first_mut() else {
+            continue;
+        };
+        if names.contains(&field.as_str()) {
+            continue;
+        }
+        let spelled = letters(field);
+        if let Some(name) = names.iter().find(|name| letters(name) == spelled) {
+            *field = (*name).to_owned();
+        }
+    }
+    details.sort();
+    details
 }
 
 fn shape_error(detail: Detail) -> Error {
@@ -56,7 +90,7 @@ where
         });
     }
     if let Some(Err(errors)) = collected.value.as_ref().map(Slot::check) {
-        let rules: Vec<Detail> = details_from_rules(&errors)
+        let rules: Vec<Detail> = rule_details::<T>(&errors)
             .into_iter()
             .filter(|rule| {
                 !details
@@ -241,6 +275,22 @@ mod tests {
         let mut h = HeaderMap::new();
         h.insert(CONTENT_TYPE, HeaderValue::from_static(content_type));
         h
+    }
+
+    #[derive(Debug, Serialize, Deserialize, Validate)]
+    #[serde(rename_all = "camelCase")]
+    struct Page {
+        #[validate(range(max = 100))]
+        max_items: u32,
+    }
+
+    #[test]
+    fn a_broken_rule_is_named_as_serde_names_the_field() {
+        for error in [query::<Page>(Some("maxItems=500")).unwrap_err(), json::<Page>(br#"{"maxItems": 500}"#).unwrap_err()] {
+            let details = error.to_body().details;
+            assert_eq!(details.len(), 1, "{details:?}");
+            assert_eq!(details[0].path, [crate::error::PathSegment::Key("maxItems".into())]);
+        }
     }
 
     #[test]

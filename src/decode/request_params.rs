@@ -152,6 +152,29 @@ mod tests {
     }
 
     #[test]
+    fn a_broken_rule_is_named_as_the_header() {
+        let mut headers = HeaderMap::new();
+        headers.insert("x-signature", HeaderValue::from_static("a"));
+        let error = header_params::<Signed>(&headers, HEADERS).unwrap_err();
+        assert_eq!(
+            details(&error),
+            [(vec!["x-signature".to_owned()], "length must be at least 2".to_owned())]
+        );
+        // A rule of a field that is missing ran on a placeholder: not reported.
+        #[derive(Debug, Serialize, Deserialize, Validate)]
+        #[serde(rename_all = "kebab-case")]
+        struct Tenant {
+            #[validate(range(min = 1))]
+            x_tenant_id: u32,
+        }
+        let error = header_params::<Tenant>(&HeaderMap::new(), &["x-tenant-id"]).unwrap_err();
+        assert_eq!(
+            details(&error),
+            [(vec!["x-tenant-id".to_owned()], "missing field `x-tenant-id`".to_owned())]
+        );
+    }
+
+    #[test]
     fn a_repeated_header_is_its_values_joined() {
         let mut headers = HeaderMap::new();
         headers.append("x-signature", HeaderValue::from_static("ab"));

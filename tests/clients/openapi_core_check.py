@@ -158,7 +158,11 @@ def main():
     check(api, "POST /webhooks", "POST", "/webhooks", 200, data=body,
           headers={"Content-Type": "application/json", "X-Signature": signature})
     check(api, "POST /webhooks (401)", "POST", "/webhooks", 401, data=body,
-          headers={"Content-Type": "application/json", "X-Signature": "sha256=00"})
+          headers={"Content-Type": "application/json", "X-Signature": "sha256=" + "0" * 64})
+    check(api, "GET /session (cookie params)", "GET", "/session", 200,
+          cookies={"session": "abcdefgh", "theme": "dark"})
+    check(api, "GET /session (400, short session)", "GET", "/session", 400, bad_request=True,
+          cookies={"session": "abc"})
     check(api, "GET /whoami", "GET", "/whoami", 200)
     check(api, "GET /hello.txt", "GET", "/hello.txt?name=core", 200)
     upload = check(api, "POST /uploads", "POST", "/uploads", 201,

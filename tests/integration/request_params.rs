@@ -1,5 +1,5 @@
 //! Header and cookie params (issue 32): the webhook's declared `x-signature` header (row 20)
-//! and the cookies of `GET /session` (row 25), sent by a plain HTTP client, on every adapter.
+//! and the cookies of `GET /session` (row 26), sent by a plain HTTP client, on every adapter.
 
 use serde_json::json;
 

@@ -36,11 +36,7 @@ pub use typed_errors::*;
 pub use uploads::*;
 pub use users::*;
 
-use pactum::Endpoint;
-
 /// Contracts are built from literals here, so a failure is a bug in this file.
-fn built<P, Q, B, R, E, H, C>(
-    result: Result<Endpoint<P, Q, B, R, E, H, C>, pactum::error::ConfigError>,
-) -> Endpoint<P, Q, B, R, E, H, C> {
+fn built<T>(result: Result<T, pactum::error::ConfigError>) -> T {
     result.unwrap_or_else(|e| panic!("invalid contract: {e}"))
 }

@@ -1,4 +1,4 @@
-//! Row 25, cookie params: `GET /session` reads the `session` cookie (8 to 64 characters,
+//! Row 26, cookie params: `GET /session` reads the `session` cookie (8 to 64 characters,
 //! required) and the `theme` cookie (`light` or `dark`, optional) as a contract slot.
 
 use pactum::schemars::{self, JsonSchema};

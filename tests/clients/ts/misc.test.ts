@@ -1,7 +1,8 @@
 // FIXTURE.md rows 1 and 12-18: health, middleware order, the error routes, nested validation
-// and the slow route.
+// and the slow route; the webhook's declared header (row 20) and the cookie params (row 26).
 
 import assert from "node:assert/strict";
+import { createHmac } from "node:crypto";
 import { test } from "node:test";
 import { client, expectData, expectError, expectValidation, type Echo } from "./client.js";
 
@@ -95,5 +96,30 @@ test("GET /slow?ms=10: 200 {slept: 10} after about that long", async () => {
 test("GET /slow: ms over 10000 is a 400 on `ms`", async () => {
     expectValidation(await api.GET("/slow", { params: { query: { ms: 10001 } } }), [
         { path: ["ms"], message: "must be between 0 and 10000" },
+    ]);
+});
+
+test("POST /webhooks: the x-signature header the document declares, computed over the body, 200", async () => {
+    const body = { event: "order.paid" };
+    // openapi-fetch sends JSON.stringify(body): the signature is over those exact bytes.
+    const bytes = JSON.stringify(body);
+    const signature = "sha256=" + createHmac("sha256", "whsec").update(bytes).digest("hex");
+    const answer = await api.POST("/webhooks", { body, params: { header: { "x-signature": signature } } });
+    expectData(answer, 200, { ok: true, event: "order.paid", bytes: bytes.length });
+    const wrong = "sha256=" + "0".repeat(64);
+    expectError(await api.POST("/webhooks", { body, params: { header: { "x-signature": wrong } } }), 401, {
+        error: "Invalid signature",
+    });
+});
+
+test("GET /session: the cookie params the document declares", async () => {
+    // openapi-fetch does not write cookie parameters: the Cookie header is set by hand.
+    const answer = await api.GET("/session", {
+        params: { cookie: { session: "abcdefgh", theme: "dark" } },
+        headers: { cookie: "session=abcdefgh; theme=dark" },
+    });
+    expectData(answer, 200, { session: "abcdefgh", theme: "dark" });
+    expectValidation(await api.GET("/session", { params: { cookie: { session: "abc" } }, headers: { cookie: "session=abc" } }), [
+        { path: ["session"], message: "length must be between 8 and 64" },
     ]);
 });

@@ -186,9 +186,9 @@ async fn row_24_upload(app: &TestServer) {
     assert_answer(&too_large, 413, "Payload too large");
 }
 
-/// Row 25, `GET /session`: the cookie params given to the call, sent in `Cookie`; a value
+/// Row 26, `GET /session`: the cookie params given to the call, sent in `Cookie`; a value
 /// that breaks the contract's rules refused before sending.
-async fn row_25_session(app: &TestServer) {
+async fn row_26_session(app: &TestServer) {
     let api = client(app);
     let cookies = SessionCookies {
         session: "abcdefgh".into(),
@@ -242,5 +242,5 @@ on_the_fixture!(
     row_21_whoami,
     row_23_hello_txt,
     row_24_upload,
-    row_25_session,
+    row_26_session,
 );
