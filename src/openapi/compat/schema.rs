@@ -87,7 +87,11 @@ impl<'a> Walk<'_, 'a> {
             return;
         }
         self.values(path, old, new);
-        self.limits(path, old.schema, new.schema);
+        // A new type brings its own limits and format (`double` → `int64` with its range):
+        // the type change says it.
+        if old.types == new.types {
+            self.limits(path, old.schema, new.schema);
+        }
         if old.is_object() && new.is_object() {
             self.object(path, old.schema, new.schema);
         }
@@ -156,7 +160,7 @@ impl<'a> Walk<'_, 'a> {
     }
 
     /// Length, size and range limits, `pattern`, `format`, `multipleOf`, `uniqueItems`.
-    fn limits(&mut self, path: &str, old: &Value, new: &Value) {
+    fn limits<'v>(&mut self, path: &str, old: &'v Value, new: &'v Value) {
         let number = |schema: &Value, key: &str| schema.get(key).and_then(Value::as_f64);
         for (keys, lower) in [(LOWER, true), (UPPER, false)] {
             for key in keys {
@@ -179,8 +183,14 @@ impl<'a> Walk<'_, 'a> {
                 self.push(kind, path, what);
             }
         }
+        // `format: binary` is OpenAPI 3.0's way to say "raw bytes" (3.1 says it with
+        // `contentMediaType`): a description, not a limit.
+        let format = |schema: &'v Value| schema.get("format").filter(|f| *f != "binary");
         for key in ["pattern", "format", "multipleOf"] {
-            let (a, b) = (old.get(key), new.get(key));
+            let (a, b) = match key {
+                "format" => (format(old), format(new)),
+                _ => (old.get(key), new.get(key)),
+            };
             let kind = match (a, b) {
                 (None, Some(_)) => ChangeKind::ConstraintTightened,
                 (Some(_), None) => ChangeKind::ConstraintLoosened,

@@ -87,10 +87,17 @@ impl<'v> Shape<'v> {
                 }
             }
         }
-        // `anyOf: [T, null]` is `T` with null allowed (schemars writes `Option<T>` so).
+        // `anyOf: [T, null]` is `T` with null allowed (schemars writes `Option<T>` so), and
+        // `allOf: [T]` is `T` (OpenAPI 3.0's way to describe a `$ref`).
         let own = schema.get("type").is_some() || schema.get("properties").is_some();
-        if variants.len() == 1 && !own && depth < MAX_HOPS {
-            let mut inner = Self::read(root, variants[0], depth + 1);
+        let single = match schema.get("allOf") {
+            Some(Value::Array(all)) if all.len() == 1 && variants.is_empty() => Some(&all[0]),
+            Some(_) => None,
+            None if variants.len() == 1 => Some(variants[0]),
+            None => None,
+        };
+        if let Some(single) = single.filter(|_| !own && depth < MAX_HOPS) {
+            let mut inner = Self::read(root, single, depth + 1);
             inner.nullable |= nullable;
             inner.reference = reference.or(inner.reference);
             return inner;
@@ -180,6 +187,7 @@ mod tests {
             json!({"type": "string", "nullable": true}),
             json!({"anyOf": [{"$ref": "#/components/schemas/A"}, {"type": "null"}]}),
             json!({"oneOf": [{"type": "null"}, {"type": "string"}]}),
+            json!({"allOf": [{"$ref": "#/components/schemas/A"}], "nullable": true}),
         ];
         for form in &forms {
             let shape = Shape::of(&root, form);
