@@ -66,7 +66,12 @@ pub(super) fn compare_paths(diff: &mut Diff<'_>) {
                 }
                 (None, Some(_)) => {
                     let at = format!("{shown} {new_path}");
-                    diff.push(ChangeKind::OperationAdded, Side::Operation, &at, "added");
+                    diff.push(
+                        ChangeKind::OperationAdded,
+                        Side::Operation,
+                        &at,
+                        "new operation",
+                    );
                 }
                 (Some(a), Some(b)) => {
                     let at = format!("{shown} {new_path}");

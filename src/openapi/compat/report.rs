@@ -85,7 +85,7 @@ impl fmt::Display for Change {
 /// assert!(report.is_compatible());
 /// assert_eq!(
 ///     report.to_string(),
-///     "compatible GET /ready: operation-added (no client calls it yet)\n",
+///     "compatible GET /ready: operation-added (new operation: no client calls it yet)\n",
 /// );
 /// ```
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

@@ -198,6 +198,8 @@ fn check(document: &Document, path: &Path, update: bool) -> Result<SnapshotCheck
 /// When a change breaks clients (the message holds the report and how to update the
 /// snapshot), and when the snapshot cannot be read, parsed or written.
 #[track_caller]
+// The example shows the test a user writes; its hidden lines run the check itself.
+#[allow(clippy::test_attr_in_doctest)]
 pub fn assert_compatible(document: &Document, path: impl AsRef<Path>) {
     let path = path.as_ref();
     verdict(path, check_snapshot(document, path));
