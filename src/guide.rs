@@ -22,6 +22,8 @@
 //! 10. [`warp`](crate::guide::warp): serving the same handlers as a warp filter.
 //! 11. [`client`](crate::guide::client): the typed client, and the in-process client for tests.
 //! 12. [`openapi`](crate::guide::openapi): the OpenAPI document and its docs page.
+//! 13. [`compatibility`](crate::guide::compatibility): a check in your tests that the
+//!     document breaks no client of the last release, and the rules it follows.
 //!
 //! The guide holds no API of its own: its modules are empty pages.
 
@@ -71,4 +73,10 @@ pub mod client {
 
 pub mod openapi {
     #![doc = include_str!("docs/guide/openapi.md")]
+}
+
+pub mod compatibility {
+    // The chapter shows the `#[test]` a user writes; its hidden lines run the check itself.
+    #![allow(clippy::test_attr_in_doctest)]
+    #![doc = include_str!("docs/guide/compatibility.md")]
 }

@@ -1,6 +1,7 @@
 #![doc = include_str!("../docs/openapi.md")]
 
 mod collector;
+pub mod compat;
 mod declared_errors;
 #[cfg(feature = "docs-page")]
 mod docs_page;
