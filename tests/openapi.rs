@@ -95,7 +95,7 @@ fn every_fixture_route_is_documented_once() {
         })
         .collect();
     assert_eq!(documented, served_operations());
-    assert_eq!(documented.len(), 25);
+    assert_eq!(documented.len(), 26);
     // Row 19 streams events: `text/event-stream`, the body text (what 3.1 tools read it as),
     // each event in `x-itemSchema` (3.2's `itemSchema`), its data a `Tick`, inlined.
     let events = &doc["paths"]["/events"]["get"]["responses"]["200"]["content"];
@@ -139,7 +139,7 @@ fn every_fixture_route_is_documented_once() {
         .flat_map(|item| item.as_object().unwrap().values())
         .map(|op| op["operationId"].as_str().unwrap())
         .collect();
-    assert_eq!(ids.len(), 25, "operation ids are unique");
+    assert_eq!(ids.len(), 26, "operation ids are unique");
     assert!(ids.contains("getUser") && ids.contains("createNote"));
 }
 
@@ -747,4 +747,28 @@ fn header_and_cookie_params_are_parameters() {
     assert!(cookies
         .as_array()
         .is_some_and(|all| all.iter().all(|p| p["in"] == "cookie")));
+}
+
+/// A `WithHeaders` answer lists its headers on the success answer, required as declared; the
+/// body keeps its own schema.
+#[test]
+fn typed_response_headers_are_listed() {
+    let doc = document();
+    let created = &doc["paths"]["/tickets"]["post"]["responses"]["201"];
+    assert_eq!(
+        created["content"]["application/json"]["schema"]["$ref"],
+        "#/components/schemas/Ticket"
+    );
+    let headers = created["headers"].as_object().expect("headers");
+    assert_eq!(
+        headers.keys().collect::<Vec<_>>(),
+        ["location", "x-total-count"]
+    );
+    assert_eq!(headers["location"]["required"], true);
+    assert_eq!(headers["location"]["schema"]["type"], "string");
+    assert_eq!(headers["x-total-count"]["schema"]["type"], "integer");
+    assert!(
+        !doc.to_string().contains("x-pactum-answer-headers"),
+        "the carrier key is removed"
+    );
 }

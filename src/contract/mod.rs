@@ -12,6 +12,7 @@ pub mod method;
 pub(crate) mod raw_event;
 mod settings;
 mod slot;
+mod with_headers;
 
 use std::fmt;
 use std::marker::PhantomData;
@@ -29,6 +30,9 @@ pub use slot::{BodyReader, Chunks, EventItems, StreamWriter};
 pub use slot::{
     Format, NoBody, NoContent, NoCookies, NoHeaders, NoParams, NoQuery, RawAnswer, Slot,
 };
+#[doc(hidden)]
+pub use with_headers::text_fields;
+pub use with_headers::WithHeaders;
 
 pub(crate) use slot::{Declared, Presence};
 

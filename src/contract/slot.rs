@@ -133,6 +133,33 @@ pub trait Slot: Serialize + DeserializeOwned + Send + Sync + 'static {
         Err("only a stream of events is read from an event stream".to_owned())
     }
 
+    /// Whether the value sets response headers of its own ([`WithHeaders`](crate::contract::WithHeaders)):
+    /// a constant, so that other answers keep no branch.
+    #[doc(hidden)]
+    const ANSWER_HEADERS: bool = false;
+
+    /// The response headers the value sets (only asked when [`Slot::ANSWER_HEADERS`]).
+    ///
+    /// # Errors
+    ///
+    /// A header the value cannot be written as.
+    #[doc(hidden)]
+    fn answer_headers(&self) -> Result<Vec<(http::HeaderName, HeaderValue)>, String> {
+        Ok(Vec::new())
+    }
+
+    /// The value of a JSON answer read from its body and headers together, for a type that
+    /// needs both ([`WithHeaders`](crate::contract::WithHeaders)); `None`: read from the body
+    /// with serde.
+    #[doc(hidden)]
+    fn read_json_answer(
+        body: &[u8],
+        headers: &http::HeaderMap,
+    ) -> Option<Result<Self, Vec<crate::error::Detail>>> {
+        let _ = (body, headers);
+        None
+    }
+
     /// How the value travels as a request body: JSON for every type but pactum's
     /// [`Multipart`](crate::upload::Multipart) and [`ByteStream`](crate::upload::ByteStream). A constant per
     /// body type: a JSON body takes the JSON path with no branch.

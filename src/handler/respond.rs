@@ -65,7 +65,33 @@ pub(super) fn respond<R: Slot>(
     if let Some(parts) = parts.filter(|parts| !parts.headers.is_empty()) {
         response.headers_mut().extend(parts.headers);
     }
+    // A constant per response type: the typed headers of a `WithHeaders`.
+    if R::ANSWER_HEADERS {
+        set_answer_headers(spec, value, &mut response)?;
+    }
     Ok(response)
+}
+
+/// Sets the typed headers of a [`WithHeaders`](crate::contract::WithHeaders) answer, in place
+/// of any the handler set under the same name; one that cannot be written is a 500.
+#[cold]
+fn set_answer_headers<R: Slot>(
+    spec: &EndpointSpec,
+    value: &R,
+    response: &mut Response,
+) -> Result<(), Error> {
+    match value.answer_headers() {
+        Ok(headers) => {
+            for (name, value) in headers {
+                response.headers_mut().insert(name, value);
+            }
+            Ok(())
+        }
+        Err(problem) => {
+            tracing::error!(route = %spec.route, problem, "response headers cannot be written");
+            Err(Rejection::ResponseValidationFailed.error().into())
+        }
+    }
 }
 
 /// The answer of a streamed response type ([`Events`](crate::sse::Events)): its body, sent as the

@@ -10,6 +10,7 @@ use serde_json::{json, Map, Value};
 use super::operation::{Content, DeclaredResponse};
 use super::paths::{default_operation_id, field_parameters, path_parameters, query_parameters};
 use super::pipeline_errors::standard_ref;
+use super::schema::ANSWER_HEADERS_KEY;
 use super::{inline, reference, Operation, SchemaFn};
 use crate::contract::{BodyKind, EndpointSpec, Format, Presence, Security, SecurityScheme, Slot};
 use crate::error::{ErrorAnswer, Rejection};
@@ -138,8 +139,15 @@ impl Entry {
         let success = self.spec.success_status();
         let mut ok = json!({ "description": reason(success) });
         if let Some(make) = self.response {
+            let mut schema = Value::from(make(responses));
+            if let Some(headers) = schema
+                .as_object_mut()
+                .and_then(|object| object.remove(ANSWER_HEADERS_KEY))
+            {
+                ok["headers"] = answer_headers(&headers, responses);
+            }
             if success != StatusCode::NO_CONTENT && success != StatusCode::NOT_MODIFIED {
-                success_content(&mut ok, self.spec.format, Value::from(make(responses)));
+                success_content(&mut ok, self.spec.format, schema);
             }
         }
         answers.insert(success.as_str().to_owned(), (ok, None));
@@ -341,6 +349,26 @@ fn success_content(answer: &mut Value, format: Format, schema: Value) {
         }
     };
     answer["content"] = json!({ media: { "schema": schema } });
+}
+
+/// The Header Objects of a [`WithHeaders`](crate::contract::WithHeaders) answer: one per field
+/// of its headers' object schema, required as the field is.
+fn answer_headers(schema: &Value, responses: &SchemaGenerator) -> Value {
+    let definitions = responses.definitions();
+    let Some((properties, required)) = super::schema::object_parts(schema, definitions) else {
+        return json!({});
+    };
+    let mut headers = Map::new();
+    for (name, mut schema) in properties {
+        super::schema::strip_null(&mut schema);
+        let mut header = json!({ "required": required.contains(&name) });
+        if let Some(description) = schema.get("description").and_then(Value::as_str) {
+            header["description"] = description.into();
+        }
+        header["schema"] = schema;
+        headers.insert(name, header);
+    }
+    Value::Object(headers)
 }
 
 fn reason(status: StatusCode) -> String {

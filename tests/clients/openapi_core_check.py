@@ -159,6 +159,8 @@ def main():
           headers={"Content-Type": "application/json", "X-Signature": signature})
     check(api, "POST /webhooks (401)", "POST", "/webhooks", 401, data=body,
           headers={"Content-Type": "application/json", "X-Signature": "sha256=" + "0" * 64})
+    check(api, "POST /tickets (201, Location and X-Total-Count)", "POST", "/tickets", 201,
+          json={"subject": "printer"})
     check(api, "GET /session (cookie params)", "GET", "/session", 200,
           cookies={"session": "abcdefgh", "theme": "dark"})
     check(api, "GET /session (400, short session)", "GET", "/session", 400, bad_request=True,

@@ -30,6 +30,7 @@ mod pipeline_settings;
 mod protocol_rules;
 mod raw;
 mod request_params;
+mod response_headers;
 mod resume;
 mod robustness;
 mod route_spellings;

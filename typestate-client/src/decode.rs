@@ -82,13 +82,23 @@ pub(crate) fn decode<R: Slot>(
         &body
     };
     // Where it does not fit, every shape error with its path, as the server reports a body's.
-    let value: R = serde_json::from_slice(bytes).map_err(|e| {
-        let mut details = Detail::from_json::<R>(bytes);
-        if details.is_empty() {
-            details.push(Detail::new(Vec::new(), e.to_string()));
-        }
-        Error::decode(status, details, e)
-    })?;
+    // A value with typed headers (`WithHeaders`) is read from the body and the headers.
+    let value: R = match R::read_json_answer(bytes, &headers) {
+        Some(read) => read.map_err(|details| {
+            Error::decode(
+                status,
+                details,
+                "the answer does not fit the contract's type",
+            )
+        })?,
+        None => serde_json::from_slice(bytes).map_err(|e| {
+            let mut details = Detail::from_json::<R>(bytes);
+            if details.is_empty() {
+                details.push(Detail::new(Vec::new(), e.to_string()));
+            }
+            Error::decode(status, details, e)
+        })?,
+    };
     value.check().map_err(|errors| {
         Error::validation(Part::Response, Detail::from_validation(&errors)).with_status(status)
     })?;

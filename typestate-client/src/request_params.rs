@@ -4,7 +4,6 @@
 use http::header::{HeaderName, HeaderValue, COOKIE};
 use http::HeaderMap;
 use pactum::contract::Slot;
-use serde_json::Value;
 
 use crate::error::Error;
 
@@ -53,28 +52,9 @@ pub(crate) fn add_cookies<C: Slot>(params: &C, headers: &mut HeaderMap) -> Resul
     Ok(())
 }
 
-/// The fields of a header or cookie params value, as name and text: a string as it is, a
-/// number or a bool written out, `null` left out. A list or an object cannot be one header.
+/// The fields of a header or cookie params value, as name and text (pactum's rule: a string
+/// as it is, a number or a bool written out, `null` left out).
 fn fields<T: Slot>(params: &T, what: &str) -> Result<Vec<(String, String)>, Error> {
-    let value = serde_json::to_value(params)
-        .map_err(|e| Error::builder(format!("the {what} cannot be serialised: {e}")))?;
-    let Value::Object(map) = value else {
-        return Err(Error::builder(format!("the {what} must be a struct")));
-    };
-    let mut out = Vec::with_capacity(map.len());
-    for (name, value) in map {
-        let text = match value {
-            Value::Null => continue,
-            Value::String(text) => text,
-            Value::Number(number) => number.to_string(),
-            Value::Bool(flag) => flag.to_string(),
-            Value::Array(_) | Value::Object(_) => {
-                return Err(Error::builder(format!(
-                    "`{name}` of the {what} is a list or an object: it must be a string, a number or a bool"
-                )))
-            }
-        };
-        out.push((name, text));
-    }
-    Ok(out)
+    pactum::contract::text_fields(params)
+        .map_err(|problem| Error::builder(format!("the {what} cannot be sent: {problem}")))
 }

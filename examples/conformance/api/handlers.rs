@@ -286,6 +286,7 @@ pub fn api_handlers() -> Vec<AnyHandler> {
     handlers.extend(super::raw_handlers());
     handlers.push(super::hello_txt_handler());
     handlers.push(super::session_handler());
+    handlers.push(super::create_ticket_handler());
     handlers.push(super::upload_handler());
     handlers.push(super::events_handler());
     handlers

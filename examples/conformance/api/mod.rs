@@ -4,7 +4,7 @@
 //!
 //! By concern: the users resource (`users`), the routes behind middleware and the middleware
 //! (`middleware`), the routes that fail on purpose (`errors`), the other routes (`misc`), the
-//! signed webhook and the client's address (`raw`), the cookie params (`session`), the typed errors of `GET /v2/users/:id`
+//! signed webhook and the client's address (`raw`), the cookie params (`session`), the typed response headers (`tickets`), the typed errors of `GET /v2/users/:id`
 //! (`typed_errors`), the server-sent events (`events`), the upload
 //! (`uploads`), the
 //! OpenAPI document (`openapi`), and the handlers over an in-memory store (`handlers`). Every
@@ -19,6 +19,7 @@ mod openapi;
 mod raw;
 mod session;
 mod text;
+mod tickets;
 mod typed_errors;
 mod uploads;
 mod users;
@@ -32,6 +33,7 @@ pub use openapi::*;
 pub use raw::*;
 pub use session::*;
 pub use text::*;
+pub use tickets::*;
 pub use typed_errors::*;
 pub use uploads::*;
 pub use users::*;

@@ -5,7 +5,7 @@ use std::borrow::Cow;
 use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
 
 use crate::contract::{
-    Binary, NoBody, NoContent, NoCookies, NoHeaders, NoParams, NoQuery, Redirect, Text,
+    Binary, NoBody, NoContent, NoCookies, NoHeaders, NoParams, NoQuery, Redirect, Text, WithHeaders,
 };
 use crate::error::{Detail, ErrorBody, PathSegment};
 use crate::sse::Events;
@@ -61,6 +61,35 @@ answer_schema! {
     Text => { "type": "string" };
     Binary => { "type": "string", "contentMediaType": "application/octet-stream" };
     Redirect => { "type": "string", "format": "uri-reference" };
+}
+
+/// The key under which a [`WithHeaders`] schema carries its headers' schema, until the
+/// operation moves it to the answer's `headers` (`entry.rs`).
+pub(crate) const ANSWER_HEADERS_KEY: &str = "x-pactum-answer-headers";
+
+/// A body with typed headers: the body's schema, carrying the headers' (an object schema)
+/// under [`ANSWER_HEADERS_KEY`] for the operation to list.
+impl<T: JsonSchema, H: JsonSchema> JsonSchema for WithHeaders<T, H> {
+    fn inline_schema() -> bool {
+        true
+    }
+    fn schema_name() -> Cow<'static, str> {
+        format!("WithHeaders_{}_{}", T::schema_name(), H::schema_name()).into()
+    }
+    fn schema_id() -> Cow<'static, str> {
+        format!(
+            "pactum::WithHeaders<{}, {}>",
+            T::schema_id(),
+            H::schema_id()
+        )
+        .into()
+    }
+    fn json_schema(generator: &mut SchemaGenerator) -> Schema {
+        let mut body = generator.subschema_for::<T>();
+        let headers = H::json_schema(generator);
+        body.insert(ANSWER_HEADERS_KEY.to_owned(), headers.to_value());
+        body
+    }
 }
 
 /// A stream of events: the schema of each event's data, which the document gives beside

@@ -1,5 +1,6 @@
 // FIXTURE.md rows 1 and 12-18: health, middleware order, the error routes, nested validation
-// and the slow route; the webhook's declared header (row 20) and the cookie params (row 26).
+// and the slow route; the webhook's declared header (row 20), the cookie params (row 26) and
+// the declared response headers (row 28).
 
 import assert from "node:assert/strict";
 import { createHmac } from "node:crypto";
@@ -122,4 +123,15 @@ test("GET /session: the cookie params the document declares", async () => {
     expectValidation(await api.GET("/session", { params: { cookie: { session: "abc" } }, headers: { cookie: "session=abc" } }), [
         { path: ["session"], message: "length must be between 8 and 64" },
     ]);
+});
+
+test("POST /tickets: 201 with the Location and X-Total-Count the document declares", async () => {
+    const first = await api.POST("/tickets", { body: { subject: "printer" } });
+    assert.equal(first.response.status, 201);
+    assert.ok(first.data, "a body");
+    assert.equal(first.response.headers.get("location"), `/tickets/${first.data.id}`);
+    const second = await api.POST("/tickets", { body: { subject: "scanner" } });
+    assert.ok(second.data, "a body");
+    assert.equal(second.data.id, first.data.id + 1);
+    assert.equal(second.response.headers.get("x-total-count"), String(second.data.id));
 });

@@ -235,6 +235,33 @@ async fn row_26_session(app: &TestServer) {
     );
 }
 
+/// Row 28, `POST /tickets`: the answer's declared headers handed back typed, with the body.
+async fn row_28_ticket(app: &TestServer) {
+    let api = client(app);
+    let created = api
+        .call(&create_ticket())
+        .body(NewTicket {
+            subject: "printer".into(),
+        })
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        created.body,
+        Ticket {
+            id: 1,
+            subject: "printer".into()
+        }
+    );
+    assert_eq!(
+        created.headers,
+        TicketCreated {
+            location: "/tickets/1".into(),
+            x_total_count: 1,
+        }
+    );
+}
+
 on_the_fixture!(
     row_17_echo,
     row_18_slow,
@@ -243,4 +270,5 @@ on_the_fixture!(
     row_23_hello_txt,
     row_24_upload,
     row_26_session,
+    row_28_ticket,
 );
