@@ -69,22 +69,22 @@ pub async fn a_bad_size_is_a_json_400(app: &TestServer) {
 pub async fn the_typed_client_reads_a_stream(app: &TestServer) {
     let client = Client::new(format!("http://{}", app.addr).as_str()).expect("valid base URL");
     let size = 3 * 1024 * 1024 + 5;
-    let mut download: Download = client
+    let mut streamed: Download = client
         .call(&download())
         .query(DownloadQuery { size })
         .send()
         .await
         .expect("downloaded");
-    assert_eq!(download.content_type(), "application/octet-stream");
-    assert_eq!(download.length(), Some(size));
+    assert_eq!(streamed.content_type(), "application/octet-stream");
+    assert_eq!(streamed.length(), Some(size));
     assert_eq!(
-        download.content_disposition().expect("set"),
+        streamed.content_disposition().expect("set"),
         format!("attachment; filename=\"download-{size}.bin\"").as_str()
     );
     // Read as it comes: many chunks, each checked where it falls.
     let (mut offset, mut chunks) = (0u64, 0);
     let mut want = Vec::new();
-    while let Some(chunk) = download.next().await {
+    while let Some(chunk) = streamed.next().await {
         let chunk = chunk.expect("a chunk");
         want.resize(chunk.len(), 0);
         download_bytes(offset, &mut want);
@@ -152,14 +152,12 @@ fn broken_handlers() -> Vec<pactum::handler::AnyHandler> {
 }
 
 /// What a client reads of `path`: the bytes until the body ended, and whether it ended
-/// cleanly.
+/// cleanly. A connection closed before the head was flushed (hyper writes the head with the
+/// first chunk) reads as nothing, not clean.
 async fn read(app: &TestServer, path: &str) -> (Vec<u8>, bool) {
-    let answer = app
-        .client
-        .get(app.url(path))
-        .send()
-        .await
-        .expect("head sent");
+    let Ok(answer) = app.client.get(app.url(path)).send().await else {
+        return (Vec::new(), false);
+    };
     assert_eq!(answer.status(), 200, "{path}");
     let mut body = answer.bytes_stream();
     let mut bytes = Vec::new();
@@ -181,7 +179,7 @@ async fn a_broken_download_is_truncated(app: TestServer) {
         assert!(bytes.len() <= 4, "{path}: {bytes:?}");
     }
     // The server serves on.
-    assert_eq!(read(&app, "/fails").await.0.first(), Some(&b'a'));
+    assert_eq!(app.get("/nowhere").await.status, 404);
 }
 
 #[tokio::test]
@@ -204,7 +202,7 @@ async fn a_broken_download_is_truncated_warp_own_server() {
 /// 100 MiB from the conformance binary, read a little slowly (a pause every MiB), every byte
 /// checked: the server's resident memory stays flat — a buffered body would add 100 MiB.
 #[allow(clippy::print_stderr)]
-async fn sends_100_mib_with_flat_memory(app: &TestServer) {
+async fn sends_100_mib_with_flat_memory(adapter: &str, app: &TestServer) {
     const MIB: u64 = 1024 * 1024;
     let Running::Process(child) = &app.running else {
         panic!("the conformance binary runs in a process of its own");
@@ -256,7 +254,7 @@ async fn sends_100_mib_with_flat_memory(app: &TestServer) {
     assert_eq!(offset, DOWNLOAD_MAX);
     let mib = |kib: u64| kib as f64 / 1024.0;
     eprintln!(
-        "100 MiB download: server RSS before {:.1} MiB, peak {:.1} MiB, after {:.1} MiB \
+        "100 MiB download ({adapter}): server RSS before {:.1} MiB, peak {:.1} MiB, after {:.1} MiB \
          (growth {:.1} MiB); {:.2} s, {:.0} MiB/s (the client checks every byte)",
         mib(before),
         mib(peak),
@@ -275,10 +273,10 @@ async fn sends_100_mib_with_flat_memory(app: &TestServer) {
 // Not `on_the_fixture!`: its modules would take the names `on_every_adapter!` gave above.
 #[tokio::test]
 async fn sends_100_mib_with_flat_memory_native() {
-    sends_100_mib_with_flat_memory(&crate::support::fixture_native().await).await;
+    sends_100_mib_with_flat_memory("native", &crate::support::fixture_native().await).await;
 }
 
 #[tokio::test]
 async fn sends_100_mib_with_flat_memory_warp() {
-    sends_100_mib_with_flat_memory(&crate::support::fixture_warp().await).await;
+    sends_100_mib_with_flat_memory("warp", &crate::support::fixture_warp().await).await;
 }
