@@ -126,7 +126,7 @@ fn broken_handlers() -> Vec<pactum::handler::AnyHandler> {
     let chunks = |items: Vec<Result<&'static str, &'static str>>| {
         futures_util::stream::iter(items.into_iter().map(|item| {
             item.map(|s| Bytes::from_static(s.as_bytes()))
-                .map_err(|e| std::io::Error::other(e))
+                .map_err(std::io::Error::other)
         }))
     };
     let endpoint = |path| {

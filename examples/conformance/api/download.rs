@@ -33,15 +33,17 @@ pub fn download() -> Endpoint<NoParams, DownloadQuery, NoBody, Download> {
             .name("download")
             .summary("Stream pseudo-random bytes")
             .description(
-                "`size` bytes of a fixed pseudo-random sequence (byte `i` is byte `i % 8` of \
-                 splitmix64(`i / 8`), little-endian), streamed with their `Content-Length`.",
+                "`size` bytes of a fixed pseudo-random sequence (byte `i` is byte `i % 8`, \
+                 little-endian, of output `i / 8`, from 0, of SplitMix64 seeded with 0), \
+                 streamed with their `Content-Length`.",
             )
             .tag("ops")
             .build(),
     )
 }
 
-/// splitmix64: a cheap, well-mixed function of the word's index.
+/// Output `index` (from 0) of SplitMix64 seeded with 0: a cheap, well-mixed function of the
+/// word's index.
 fn splitmix64(index: u64) -> u64 {
     let mut z = index.wrapping_add(1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
