@@ -13,16 +13,18 @@
 //! 5. [`sse`](crate::guide::sse): server-sent events, a stream of typed events.
 //! 6. [`uploads`](crate::guide::uploads): `multipart/form-data` forms, bodies read as they
 //!    arrive, and the raw bytes of a body.
-//! 7. [`server`](crate::guide::server): the native server, its hardened defaults, TLS, HTTP/2
+//! 7. [`downloads`](crate::guide::downloads): answers that are a stream of bytes, sent as
+//!    they are made, read as they come.
+//! 8. [`server`](crate::guide::server): the native server, its hardened defaults, TLS, HTTP/2
 //!    and graceful shutdown.
-//! 8. [`layers`](crate::guide::layers): tower layers around every answer — CORS, compression,
+//! 9. [`layers`](crate::guide::layers): tower layers around every answer — CORS, compression,
 //!    tracing, metrics per route — on every adapter.
-//! 9. [`load_balancer`](crate::guide::load_balancer): running behind a proxy — trusted proxies,
-//!    the client's IP, request ids, deploys that lose no request.
-//! 10. [`warp`](crate::guide::warp): serving the same handlers as a warp filter.
-//! 11. [`client`](crate::guide::client): the typed client, and the in-process client for tests.
-//! 12. [`openapi`](crate::guide::openapi): the OpenAPI document and its docs page.
-//! 13. [`compatibility`](crate::guide::compatibility): a check in your tests that the
+//! 10. [`load_balancer`](crate::guide::load_balancer): running behind a proxy — trusted proxies,
+//!     the client's IP, request ids, deploys that lose no request.
+//! 11. [`warp`](crate::guide::warp): serving the same handlers as a warp filter.
+//! 12. [`client`](crate::guide::client): the typed client, and the in-process client for tests.
+//! 13. [`openapi`](crate::guide::openapi): the OpenAPI document and its docs page.
+//! 14. [`compatibility`](crate::guide::compatibility): a check in your tests that the
 //!     document breaks no client of the last release, and the rules it follows.
 //!
 //! The guide holds no API of its own: its modules are empty pages.
@@ -49,6 +51,10 @@ pub mod sse {
 
 pub mod uploads {
     #![doc = include_str!("docs/guide/uploads.md")]
+}
+
+pub mod downloads {
+    #![doc = include_str!("docs/guide/downloads.md")]
 }
 
 pub mod server {

@@ -95,7 +95,7 @@ fn every_fixture_route_is_documented_once() {
         })
         .collect();
     assert_eq!(documented, served_operations());
-    assert_eq!(documented.len(), 26);
+    assert_eq!(documented.len(), 27);
     // Row 19 streams events: `text/event-stream`, the body text (what 3.1 tools read it as),
     // each event in `x-itemSchema` (3.2's `itemSchema`), its data a `Tick`, inlined.
     let events = &doc["paths"]["/events"]["get"]["responses"]["200"]["content"];
@@ -139,7 +139,7 @@ fn every_fixture_route_is_documented_once() {
         .flat_map(|item| item.as_object().unwrap().values())
         .map(|op| op["operationId"].as_str().unwrap())
         .collect();
-    assert_eq!(ids.len(), 26, "operation ids are unique");
+    assert_eq!(ids.len(), 27, "operation ids are unique");
     assert!(ids.contains("getUser") && ids.contains("createNote"));
 }
 

@@ -4,6 +4,7 @@ mod answer;
 mod body_kind;
 mod builder;
 mod declared_errors;
+mod download;
 mod errors;
 pub(crate) mod event;
 pub(crate) mod events;
@@ -12,6 +13,7 @@ pub mod method;
 pub(crate) mod raw_event;
 mod settings;
 mod slot;
+mod streamed;
 mod with_headers;
 
 use std::fmt;
@@ -25,11 +27,14 @@ pub use answer::{Binary, Redirect, Text};
 #[doc(hidden)]
 pub use body_kind::{BodyKind, EncodedBody};
 pub use builder::EndpointBuilder;
+pub use download::Download;
 #[doc(hidden)]
 pub use slot::{BodyReader, Chunks, EventItems, StreamWriter};
 pub use slot::{
     Format, NoBody, NoContent, NoCookies, NoHeaders, NoParams, NoQuery, RawAnswer, Slot,
 };
+#[doc(hidden)]
+pub use streamed::{ByteChunks, StreamedAnswer};
 #[doc(hidden)]
 pub use with_headers::text_fields;
 pub use with_headers::WithHeaders;

@@ -16,6 +16,7 @@ use validator::{Validate, ValidationErrors};
 use super::body_kind::{BodyKind, EncodedBody};
 use super::event::Event;
 use super::raw_event::EventSource;
+use super::streamed::StreamedAnswer;
 use crate::error::{BoxError, Error};
 
 mod sealed {
@@ -183,6 +184,25 @@ pub trait Slot: Serialize + DeserializeOwned + Send + Sync + 'static {
     fn encode_body(&self) -> Result<EncodedBody, String> {
         Err("a JSON value is sent as JSON".to_owned())
     }
+
+    /// The parts of a [`Format::Download`] answer, which the pipeline streams (never called
+    /// for another format).
+    #[doc(hidden)]
+    fn into_streamed(self) -> Option<StreamedAnswer> {
+        None
+    }
+
+    /// The value a client reading a [`Format::Download`] answer hands back (never called for
+    /// another).
+    ///
+    /// # Errors
+    ///
+    /// Why the answer is not one.
+    #[doc(hidden)]
+    fn from_streamed(answer: StreamedAnswer) -> Result<Self, String> {
+        drop(answer);
+        Err("only a download is read as a stream of bytes".to_owned())
+    }
 }
 
 // The hooks' other side: what the pipeline implements for them, so that this layer names
@@ -243,6 +263,9 @@ pub enum Format {
     Redirect,
     /// `text/event-stream`, streamed: [`Events`](crate::sse::Events).
     EventStream,
+    /// Bytes with their own content type (and length when known), streamed:
+    /// [`Download`](crate::contract::Download).
+    Download,
 }
 
 /// A non-JSON answer's parts: its body, content type and `Location`.

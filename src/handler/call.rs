@@ -36,6 +36,7 @@ use crate::response::Response;
 use super::answer_size::AnswerSize;
 use super::error_answer::{DeclaredType, UndeclaredStatuses};
 use super::pipeline_parts::PipelineParts;
+use super::download_body::respond_download;
 use super::respond::{respond, respond_streamed};
 
 /// A function bound to its contract, with its type.
@@ -302,6 +303,7 @@ where
                     // A constant per response type, as in `respond`.
                     return Poll::Ready(match R::FORMAT {
                         Format::EventStream => Ok(respond_streamed(spec, value, this.response)),
+                        Format::Download => Ok(respond_download(spec, value, this.response)),
                         _ => respond(spec, &value, this.response, &this.typed.bound.answer_size),
                     });
                 }

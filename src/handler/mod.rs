@@ -6,6 +6,7 @@ mod bindings;
 mod call;
 #[cfg(feature = "openapi")]
 mod documentation;
+mod download_body;
 mod error_answer;
 mod events_body;
 mod nest;

@@ -317,7 +317,8 @@ fn success_content(answer: &mut Value, format: Format, schema: Value) {
     let media = match format {
         Format::Json => "application/json",
         Format::Text => "text/plain",
-        Format::Binary => "application/octet-stream",
+        // A download's own content type is the value's: the document gives the default.
+        Format::Binary | Format::Download => "application/octet-stream",
         Format::EventStream => {
             // One event, as OpenAPI 3.2 describes `text/event-stream` (its `itemSchema`): the
             // fields of an event, `data` the JSON of the response type. A 3.1 or 3.0.3 document

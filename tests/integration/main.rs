@@ -11,6 +11,7 @@ mod cases;
 mod behaviour;
 mod bind;
 mod docs_page;
+mod download;
 mod ergonomics;
 mod events;
 mod fixture;

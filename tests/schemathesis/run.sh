@@ -13,8 +13,9 @@
 #      not `--checks all`, which would override the per-operation settings there; plus the JSON
 #      error body check of hooks.py), positive and negative data (`--mode all`), every phase (examples, coverage,
 #      fuzzing, stateful), a fixed seed and a bounded number of examples per operation.
-#      Excluded: `/errors/*` (they answer 5xx on purpose) and `/slow` (it sleeps up to 10 s per
-#      request by design). Requests carry the fixture's bearer token; schemathesis also sends
+#      Excluded: `/errors/*` (they answer 5xx on purpose), `/slow` (it sleeps up to 10 s per
+#      request by design) and `/download` (up to 100 MiB per request by design; its sizes, its
+#      400s and its bytes are tested in tests/integration/download.rs). Requests carry the fixture's bearer token; schemathesis also sends
 #      requests without it (the `ignored_auth` check).
 #
 # It installs what it needs: a virtual environment with pinned schemathesis and
@@ -121,7 +122,7 @@ PYTHON
         --seed "$SEED" \
         --max-examples "$MAX_EXAMPLES" \
         --workers 1 \
-        --exclude-path-regex '^/(errors/|slow$)' \
+        --exclude-path-regex '^/(errors/|slow$|download$)' \
         --header "Authorization: Bearer secret-token" \
         --request-timeout 10 \
         --generation-database none \

@@ -425,6 +425,7 @@ where
             body,
             content_type,
             timeout,
+            stream_body: matches!(R::FORMAT, Format::Download),
         };
         // A constant per response type: other calls clone nothing (and carry a null pointer).
         let again = matches!(R::FORMAT, Format::EventStream).then(|| Box::new(request.clone()));

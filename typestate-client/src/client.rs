@@ -170,6 +170,7 @@ impl Client {
                     headers,
                     request.body,
                     timeout,
+                    request.stream_body,
                 )
                 .await
             }

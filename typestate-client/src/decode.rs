@@ -59,6 +59,10 @@ pub(crate) fn decode<R: Slot>(
         headers,
         body,
     } = received;
+    if matches!(R::FORMAT, Format::Download) && status.is_success() {
+        let answer = crate::download::streamed_answer(&headers, body);
+        return answered(status, headers, R::from_streamed(answer));
+    }
     let body = match body {
         ReceivedBody::Whole(bytes) => bytes,
         ReceivedBody::Streamed(stream) => return decode_events(status, headers, stream, resume),

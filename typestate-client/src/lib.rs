@@ -134,6 +134,7 @@ mod client;
 mod credentials;
 mod declared;
 mod decode;
+mod download;
 mod error;
 mod part;
 mod reconnect;

@@ -34,9 +34,12 @@ pub(crate) struct Prepared {
     /// This call's own timeout ([`Call::timeout`](crate::Call::timeout)); `None`: the
     /// client's (which may be none).
     pub(crate) timeout: Option<Duration>,
+    /// A 2xx answer's body is handed over as it comes, whatever its content type (a
+    /// [`Download`](pactum::contract::Download)).
+    pub(crate) stream_body: bool,
 }
 
-/// An answer: read whole, or, for a stream of events, as it comes.
+/// An answer: read whole, or, for a stream of events or a download, as it comes.
 pub(crate) struct Received {
     pub(crate) status: StatusCode,
     pub(crate) headers: HeaderMap,
@@ -46,7 +49,7 @@ pub(crate) struct Received {
 /// An answer's body.
 pub(crate) enum ReceivedBody {
     Whole(Bytes),
-    /// A 2xx `text/event-stream` answer's bytes, as they come.
+    /// A 2xx `text/event-stream` (or download) answer's bytes, as they come.
     Streamed(ByteStream),
 }
 
@@ -73,6 +76,7 @@ pub(crate) async fn send_http(
     headers: HeaderMap,
     body: Option<Vec<u8>>,
     timeout: Option<Duration>,
+    stream_body: bool,
 ) -> Result<Received, Error> {
     // The request made whole, its headers moved in: no `RequestBuilder` (a client handle
     // cloned per call) and no second header map to copy them into.
@@ -87,7 +91,7 @@ pub(crate) async fn send_http(
     let status = response.status();
     // Taken, not copied: reading the body needs no header.
     let headers = std::mem::take(response.headers_mut());
-    let body = if is_event_stream(status, &headers) {
+    let body = if (stream_body && status.is_success()) || is_event_stream(status, &headers) {
         ReceivedBody::Streamed(Box::pin(response.bytes_stream().map_err(BoxError::from)))
     } else {
         ReceivedBody::Whole(response.bytes().await.map_err(Error::from_reqwest)?)

@@ -289,5 +289,6 @@ pub fn api_handlers() -> Vec<AnyHandler> {
     handlers.push(super::create_ticket_handler());
     handlers.push(super::upload_handler());
     handlers.push(super::events_handler());
+    handlers.push(super::download_handler());
     handlers
 }

@@ -6,10 +6,11 @@
 //! (`middleware`), the routes that fail on purpose (`errors`), the other routes (`misc`), the
 //! signed webhook and the client's address (`raw`), the cookie params (`session`), the typed response headers (`tickets`), the typed errors of `GET /v2/users/:id`
 //! (`typed_errors`), the server-sent events (`events`), the upload
-//! (`uploads`), the
+//! (`uploads`), the streamed download (`download`), the
 //! OpenAPI document (`openapi`), and the handlers over an in-memory store (`handlers`). Every
 //! public item is re-exported here: includers use `api::X`.
 
+mod download;
 mod errors;
 mod events;
 mod handlers;
@@ -24,6 +25,7 @@ mod typed_errors;
 mod uploads;
 mod users;
 
+pub use download::*;
 pub use errors::*;
 pub use events::*;
 pub use handlers::*;

@@ -5,7 +5,8 @@ use std::borrow::Cow;
 use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
 
 use crate::contract::{
-    Binary, NoBody, NoContent, NoCookies, NoHeaders, NoParams, NoQuery, Redirect, Text, WithHeaders,
+    Binary, Download, NoBody, NoContent, NoCookies, NoHeaders, NoParams, NoQuery, Redirect, Text,
+    WithHeaders,
 };
 use crate::error::{Detail, ErrorBody, PathSegment};
 use crate::sse::Events;
@@ -60,6 +61,7 @@ macro_rules! answer_schema {
 answer_schema! {
     Text => { "type": "string" };
     Binary => { "type": "string", "contentMediaType": "application/octet-stream" };
+    Download => { "type": "string", "contentMediaType": "application/octet-stream" };
     Redirect => { "type": "string", "format": "uri-reference" };
 }
 

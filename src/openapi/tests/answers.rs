@@ -155,3 +155,26 @@ fn a_type_used_elsewhere_keeps_its_component_and_a_recursive_one_its_ref() {
     );
     assert!(v31["components"]["schemas"]["Node"].is_object());
 }
+
+#[test]
+fn a_download_is_a_binary_string_in_every_version() {
+    let export = Endpoint::get(route::static_path("/export"))
+        .response::<crate::contract::Download>()
+        .build()
+        .unwrap();
+    let api = || OpenApi::new("t", "1").endpoint(&export);
+    let content =
+        |doc: Value| doc["paths"]["/export"]["get"]["responses"]["200"]["content"].clone();
+    let file = json!({ "type": "string", "contentMediaType": "application/octet-stream" });
+    for version in [OpenApiVersion::V3_1_0, OpenApiVersion::V3_2_0] {
+        assert_eq!(
+            content(doc(api().openapi_version(version))),
+            json!({ "application/octet-stream": { "schema": file } }),
+            "{version:?}"
+        );
+    }
+    assert_eq!(
+        content(doc(api().openapi_version(OpenApiVersion::V3_0_3))),
+        json!({ "application/octet-stream": { "schema": { "type": "string", "format": "binary" } } })
+    );
+}

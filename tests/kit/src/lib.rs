@@ -11,7 +11,7 @@
 //! - Raw sockets: [`read_to_close`], [`raw_response`] and [`RawResponse`].
 //! - Waits that poll or take a signal, never a bare sleep: [`eventually`], [`arrivals`] and
 //!   [`arrived`], and what Linux's `/proc` shows of sockets and memory ([`listening`],
-//!   [`read_by_server`], [`rss_kib`]).
+//!   [`read_by_server`], [`rss_kib`], [`rss_kib_of`]).
 //!
 //! Helpers only one suite needs (its own contracts and handlers) stay in that suite's
 //! `support.rs`.
@@ -31,7 +31,7 @@ mod wait;
 
 pub use answer::Answer;
 pub use fixture::{conformance_binary, example, fixture, fixture_native, fixture_warp};
-pub use procfs::{listening, read_by_server, rss_kib};
+pub use procfs::{listening, read_by_server, rss_kib, rss_kib_of};
 pub use raw::{raw_response, read_response, read_to_close, RawResponse};
 pub use server::{
     client, install_crypto, native, native_with, options, serve_filter, serve_filter_on_pactum,

@@ -46,7 +46,18 @@ pub fn read_by_server(server: SocketAddr, client: SocketAddr) -> bool {
 
 /// The resident memory of this process (servers and clients of the test both), in KiB.
 pub fn rss_kib() -> u64 {
-    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    vm_rss("/proc/self/status")
+}
+
+/// The resident memory of the process `pid` (a server in a process of its own, such as the
+/// `conformance` binary), in KiB; 0 when it cannot be read.
+pub fn rss_kib_of(pid: u32) -> u64 {
+    vm_rss(&format!("/proc/{pid}/status"))
+}
+
+/// `VmRSS` of a `/proc/*/status` file, in KiB.
+fn vm_rss(path: &str) -> u64 {
+    let status = std::fs::read_to_string(path).unwrap_or_default();
     status
         .lines()
         .find_map(|l| l.strip_prefix("VmRSS:"))
