@@ -73,29 +73,27 @@ impl<P, Q, B> Ctx<P, Q, B> {
 
 impl<P, Q, B, H, C> Ctx<P, Q, B, H, C> {
     /// This context with the header params `header_params`, for calling a handler directly.
+    ///
+    /// ```
+    /// let ctx = pactum::Ctx::new((), (), ()).with_header_params("sig").with_cookie_params(7);
+    /// assert_eq!((ctx.header_params, ctx.cookie_params), ("sig", 7));
+    /// ```
     pub fn with_header_params<H2>(self, header_params: H2) -> Ctx<P, Q, B, H2, C> {
-        Ctx {
-            params: self.params,
-            query: self.query,
-            header_params,
-            cookie_params: self.cookie_params,
-            body: self.body,
-            method: self.method,
-            url: self.url,
-            headers: self.headers,
-            extensions: self.extensions,
-            response: self.response,
-            raw_body: self.raw_body,
-            remote: self.remote,
-        }
+        self.with_params(|_, cookie_params| (header_params, cookie_params))
     }
 
     /// This context with the cookie params `cookie_params`, for calling a handler directly.
     pub fn with_cookie_params<C2>(self, cookie_params: C2) -> Ctx<P, Q, B, H, C2> {
+        self.with_params(|header_params, _| (header_params, cookie_params))
+    }
+
+    /// This context with the header and cookie params `make` turns the current ones into.
+    fn with_params<H2, C2>(self, make: impl FnOnce(H, C) -> (H2, C2)) -> Ctx<P, Q, B, H2, C2> {
+        let (header_params, cookie_params) = make(self.header_params, self.cookie_params);
         Ctx {
             params: self.params,
             query: self.query,
-            header_params: self.header_params,
+            header_params,
             cookie_params,
             body: self.body,
             method: self.method,

@@ -8,7 +8,9 @@ use schemars::{JsonSchema, SchemaGenerator};
 use serde_json::{json, Map, Value};
 
 use super::operation::{Content, DeclaredResponse};
-use super::paths::{default_operation_id, field_parameters, path_parameters, query_parameters};
+use super::paths::{
+    default_operation_id, field, field_parameters, path_parameters, query_parameters,
+};
 use super::pipeline_errors::standard_ref;
 use super::schema::ANSWER_HEADERS_KEY;
 use super::{inline, reference, Operation, SchemaFn};
@@ -360,14 +362,9 @@ fn answer_headers(schema: &Value, responses: &SchemaGenerator) -> Value {
         return json!({});
     };
     let mut headers = Map::new();
-    for (name, mut schema) in properties {
-        super::schema::strip_null(&mut schema);
-        let mut header = json!({ "required": required.contains(&name) });
-        if let Some(description) = schema.get("description").and_then(Value::as_str) {
-            header["description"] = description.into();
-        }
-        header["schema"] = schema;
-        headers.insert(name, header);
+    for (name, schema) in properties {
+        let required = required.contains(&name);
+        headers.insert(name, field(json!({}), schema, required));
     }
     Value::Object(headers)
 }

@@ -123,31 +123,34 @@ pub(super) fn query_parameters(schema: &Value, requests: &SchemaGenerator) -> Ve
     };
     properties
         .into_iter()
-        .map(|(name, mut schema)| {
-            schema::strip_null(&mut schema);
-            let mut parameter = json!({
-                "name": name,
-                "in": "query",
-                "required": required.contains(&name),
-            });
-            match schema::type_of(&schema, definitions) {
-                Some("array") => {
-                    parameter["style"] = "form".into();
-                    parameter["explode"] = true.into();
-                }
-                Some("object") => {
-                    parameter["style"] = "deepObject".into();
-                    parameter["explode"] = true.into();
-                }
-                _ => {}
+        .map(|(name, schema)| {
+            let style = match schema::type_of(&schema, definitions) {
+                Some("array") => Some("form"),
+                Some("object") => Some("deepObject"),
+                _ => None,
+            };
+            let required = required.contains(&name);
+            let mut parameter = field(json!({ "name": name, "in": "query" }), schema, required);
+            if let Some(style) = style {
+                parameter["style"] = style.into();
+                parameter["explode"] = true.into();
             }
-            if let Some(description) = schema.get("description").and_then(Value::as_str) {
-                parameter["description"] = description.into();
-            }
-            parameter["schema"] = schema;
             parameter
         })
         .collect()
+}
+
+/// `object` (a Parameter Object's `name` and `in`, or nothing for a Header Object) completed
+/// for one field: required as the field is, its schema without `null`, and the schema's
+/// description lifted to the object.
+pub(super) fn field(mut object: Value, mut schema: Value, required: bool) -> Value {
+    schema::strip_null(&mut schema);
+    object["required"] = required.into();
+    if let Some(description) = schema.get("description").and_then(Value::as_str) {
+        object["description"] = description.into();
+    }
+    object["schema"] = schema;
+    object
 }
 
 /// One `in: header` or `in: cookie` parameter (`location`) per field of a header or cookie
@@ -163,18 +166,9 @@ pub(super) fn field_parameters(
     };
     properties
         .into_iter()
-        .map(|(name, mut schema)| {
-            schema::strip_null(&mut schema);
-            let mut parameter = json!({
-                "name": name,
-                "in": location,
-                "required": required.contains(&name),
-            });
-            if let Some(description) = schema.get("description").and_then(Value::as_str) {
-                parameter["description"] = description.into();
-            }
-            parameter["schema"] = schema;
-            parameter
+        .map(|(name, schema)| {
+            let required = required.contains(&name);
+            field(json!({ "name": name, "in": location }), schema, required)
         })
         .collect()
 }
