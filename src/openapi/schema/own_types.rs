@@ -70,7 +70,7 @@ answer_schema! {
 pub(crate) const ANSWER_HEADERS_KEY: &str = "x-pactum-answer-headers";
 
 /// A body with typed headers: the body's schema, carrying the headers' (an object schema)
-/// under [`ANSWER_HEADERS_KEY`] for the operation to list.
+/// under `ANSWER_HEADERS_KEY` for the operation to list.
 impl<T: JsonSchema, H: JsonSchema> JsonSchema for WithHeaders<T, H> {
     fn inline_schema() -> bool {
         true
