@@ -266,10 +266,7 @@ impl Pipeline {
     ) -> DispatchFuture {
         let entry = &self.inner.table.routes[routed.route];
         let (remote, request_info) = self.remote(&mut head, peer);
-        let echo = self
-            .inner
-            .echo_request_id
-            .then(|| Box::new(EchoedId::of(&head.headers, &remote)));
+        let echo = self.echoed(&head.headers, &remote);
         // Until a subscriber is set, nobody can listen: no span (it would only feed tracing's
         // `log` fallback, which records span lifecycles at trace level), no clock read.
         let traced = if tracing::dispatcher::has_been_set() {
@@ -350,6 +347,15 @@ impl Pipeline {
         (remote, request_info)
     }
 
+    /// The id the answer echoes, when the pipeline echoes ids
+    /// ([`PipelineBuilder::echo_request_id`]).
+    #[inline]
+    fn echoed(&self, headers: &http::HeaderMap, remote: &Remote) -> Option<Box<EchoedId>> {
+        self.inner
+            .echo_request_id
+            .then(|| Box::new(EchoedId::of(headers, remote)))
+    }
+
     /// The request's span (method, route, client, request id; status and latency once
     /// answered) and its start, when the subscriber wants the span.
     #[inline(never)]
@@ -395,10 +401,7 @@ impl Pipeline {
         let traced = tracing::dispatcher::has_been_set()
             .then(|| self.traced(&head, UNMATCHED, &remote))
             .flatten();
-        let echo = self
-            .inner
-            .echo_request_id
-            .then(|| Box::new(EchoedId::of(&head.headers, &remote)));
+        let echo = self.echoed(&head.headers, &remote);
         let error: Error = Rejection::NotFound.error().into();
         HandleFuture {
             dispatched: Some(DispatchFuture {
@@ -528,15 +531,11 @@ fn info(head: &http::request::Parts, remote: &Remote) -> Box<RequestInfo> {
 /// Sets the request id an error carries ([`Error::request`]) on its formatted answer, unless
 /// the formatter set one.
 fn echo_in_error(error: &Error, response: &mut Response) {
-    let Some(id) = error.request().map(RequestInfo::request_id) else {
+    let id = error.request().map_or("", RequestInfo::request_id);
+    if id.is_empty() || response.headers().contains_key(REQUEST_ID_HEADER) {
         return;
-    };
-    if let (Ok(value), http::header::Entry::Vacant(vacant)) = (
-        http::HeaderValue::from_str(id),
-        response.headers_mut().entry(REQUEST_ID_HEADER),
-    ) {
-        if !id.is_empty() {
-            vacant.insert(value);
-        }
+    }
+    if let Ok(value) = http::HeaderValue::from_str(id) {
+        response.headers_mut().insert(REQUEST_ID_HEADER, value);
     }
 }
