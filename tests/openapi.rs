@@ -750,7 +750,7 @@ fn header_and_cookie_params_are_parameters() {
 }
 
 /// A `WithHeaders` answer lists its headers on the success answer, required as declared; the
-/// body keeps its own schema.
+/// body keeps its own schema. A `WithHeaders` declared error lists them under its status.
 #[test]
 fn typed_response_headers_are_listed() {
     let doc = document();
@@ -767,6 +767,16 @@ fn typed_response_headers_are_listed() {
     assert_eq!(headers["location"]["required"], true);
     assert_eq!(headers["location"]["schema"]["type"], "string");
     assert_eq!(headers["x-total-count"]["schema"]["type"], "integer");
+    // The declared 429's `Retry-After`, under its status.
+    let refused = &doc["paths"]["/tickets"]["post"]["responses"]["429"];
+    assert_eq!(
+        refused["content"]["application/json"]["schema"]["$ref"],
+        "#/components/schemas/TicketFlood"
+    );
+    let retry_after = &refused["headers"]["retry-after"];
+    assert_eq!(retry_after["required"], true);
+    assert_eq!(retry_after["schema"]["type"], "integer");
+    assert_eq!(retry_after["schema"]["maximum"], 3600);
     assert!(
         !doc.to_string().contains("x-pactum-answer-headers"),
         "the carrier key is removed"

@@ -4,7 +4,7 @@ use std::any::{type_name, TypeId};
 
 use http::StatusCode;
 
-use crate::error::{note_declared, ConfigError, ErrorAnswer, NoErrors};
+use crate::error::{ConfigError, ErrorAnswer, NoErrors};
 
 /// A built contract's declared errors, without their type: what the OpenAPI document lists
 /// and the pipeline answers them with.
@@ -31,7 +31,7 @@ impl DeclaredErrors {
         if let Some(status) = E::STATUSES.iter().find(not_an_error) {
             return Err(refuse(Some(*status)));
         }
-        note_declared::<E>();
+        E::note_declared();
         Ok(Some(Self {
             statuses: E::STATUSES,
         }))

@@ -1,6 +1,8 @@
 //! [`WithHeaders`]: a response value with typed headers.
 
-use http::{HeaderMap, HeaderName, HeaderValue};
+use std::fmt;
+
+use http::{HeaderMap, HeaderName, HeaderValue, StatusCode};
 use serde::de::{self, Deserializer};
 use serde::ser::Serializer;
 use serde::{Deserialize, Serialize};
@@ -10,7 +12,7 @@ use validator::ValidationErrors;
 use super::slot::{Declared, Format, Slot};
 use crate::de::field_names::struct_fields;
 use crate::de::from_text::TextMap;
-use crate::error::Detail;
+use crate::error::{Detail, ErrorAnswer};
 
 /// A JSON response value with typed response headers:
 /// `.response::<WithHeaders<User, Created>>()`, for a `Location` on a 201, an `ETag`, an
@@ -25,6 +27,9 @@ use crate::error::Detail;
 /// `ctx.response`. The OpenAPI document lists them under the success answer's `headers`, and
 /// the typed client reads them back into `H` (an answer without a required one is a decode
 /// error).
+///
+/// A declared error takes headers the same way: `.errors::<WithHeaders<E, H>>()` (its
+/// [`ErrorAnswer`] impl below: `Retry-After` on a 429).
 ///
 /// ```
 /// use pactum::contract::WithHeaders;
@@ -105,21 +110,104 @@ impl<T: Slot, H: Slot> Slot for WithHeaders<T, H> {
     const ANSWER_HEADERS: bool = true;
 
     fn answer_headers(&self) -> Result<Vec<(HeaderName, HeaderValue)>, String> {
-        text_fields(&self.headers)?
-            .into_iter()
-            .map(|(name, text)| {
-                let name = HeaderName::from_bytes(name.as_bytes())
-                    .map_err(|_| format!("`{name}` is not a header name"))?;
-                let value = HeaderValue::from_str(&text)
-                    .map_err(|_| format!("the value of `{name}` is not a header value"))?;
-                Ok((name, value))
-            })
-            .collect()
+        header_pairs(&self.headers)
     }
 
     fn read_json_answer(body: &[u8], headers: &HeaderMap) -> Option<Result<Self, Vec<Detail>>> {
         Some(read(body, headers))
     }
+}
+
+/// A declared error with typed headers: `.errors::<WithHeaders<Limited, RetryAfter>>()`, for a
+/// `Retry-After` on a 429, a `WWW-Authenticate` on a 401, a `Location` on a 409.
+///
+/// Answered with `E`'s status and JSON and `H`'s headers, whose rules the pipeline checks (a
+/// value that breaks them is a 500 `Response validation failed`, logged). The document lists
+/// the headers under each of `E`'s statuses (a header only some statuses carry is an `Option`;
+/// where the pipeline answers that status by itself too, none is required). The typed client
+/// hands the error back typed, headers read and checked (an answer without a required one is
+/// read as an undeclared error). The contract declares the pair: a handler returning a bare
+/// `E` is answered 500, as any typed error its contract does not declare.
+///
+/// ```
+/// use pactum::contract::WithHeaders;
+/// use pactum::error::ErrorAnswer;
+/// use pactum::http::StatusCode;
+/// # use serde::{Deserialize, Serialize}; use validator::Validate;
+/// #[derive(Debug, Serialize, Deserialize)]
+/// struct Limited { error: String }
+/// # impl std::fmt::Display for Limited {
+/// #     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result { f.write_str(&self.error) }
+/// # }
+/// # impl std::error::Error for Limited {}
+/// pactum::error::error_answer!(Limited { _ => TOO_MANY_REQUESTS });
+///
+/// #[derive(Debug, Serialize, Deserialize, Validate)]
+/// #[serde(rename_all = "kebab-case")]
+/// struct RetryAfter {
+///     #[validate(range(max = 3600))]
+///     retry_after: u32,
+/// }
+///
+/// let error = pactum::Error::declared(WithHeaders::new(
+///     Limited { error: "Slow down".into() },
+///     RetryAfter { retry_after: 30 },
+/// ));
+/// let answer = error.to_response();
+/// assert_eq!(answer.status(), StatusCode::TOO_MANY_REQUESTS);
+/// assert_eq!(answer.headers()["retry-after"], "30");
+/// ```
+impl<E: ErrorAnswer, H: Slot + fmt::Debug> ErrorAnswer for WithHeaders<E, H> {
+    const STATUSES: &'static [StatusCode] = E::STATUSES;
+
+    fn status(&self) -> StatusCode {
+        self.body.status()
+    }
+
+    fn error_headers(&self) -> Result<Vec<(HeaderName, HeaderValue)>, String> {
+        self.headers.check().map_err(|errors| errors.to_string())?;
+        header_pairs(&self.headers)
+    }
+
+    fn read_error(body: &[u8], headers: &HeaderMap) -> Option<Self> {
+        let body = E::read_error(body, headers)?;
+        let headers = read_headers::<H>(headers).ok()?;
+        headers.check().ok()?;
+        Some(Self { body, headers })
+    }
+
+    fn note_declared() {
+        crate::error::note_declared::<Self>();
+        E::note_declared();
+    }
+}
+
+/// As its body: the headers are not part of the message.
+impl<T: fmt::Display, H> fmt::Display for WithHeaders<T, H> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.body.fmt(f)
+    }
+}
+
+/// As its body's: a declared error with headers is its body's error.
+impl<T: std::error::Error, H: fmt::Debug> std::error::Error for WithHeaders<T, H> {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        self.body.source()
+    }
+}
+
+/// The fields of a struct of headers as header names and values.
+fn header_pairs<H: Serialize>(headers: &H) -> Result<Vec<(HeaderName, HeaderValue)>, String> {
+    text_fields(headers)?
+        .into_iter()
+        .map(|(name, text)| {
+            let name = HeaderName::from_bytes(name.as_bytes())
+                .map_err(|_| format!("`{name}` is not a header name"))?;
+            let value = HeaderValue::from_str(&text)
+                .map_err(|_| format!("the value of `{name}` is not a header value"))?;
+            Ok((name, value))
+        })
+        .collect()
 }
 
 /// The body as JSON, the headers by `H`'s field names; every problem a detail (a header's at
@@ -135,6 +223,12 @@ fn read<T: Slot, H: Slot>(
         }
         details
     })?;
+    let headers = read_headers::<H>(headers)?;
+    Ok(WithHeaders { body, headers })
+}
+
+/// `H` from the answer's headers named as its fields.
+fn read_headers<H: Slot>(headers: &HeaderMap) -> Result<H, Vec<Detail>> {
     let names = struct_fields::<H>().unwrap_or_default();
     let mut pairs: Vec<(&str, &str)> = Vec::with_capacity(names.len());
     for &name in names {
@@ -145,9 +239,8 @@ fn read<T: Slot, H: Slot>(
             pairs.push((name, text));
         }
     }
-    let headers = H::deserialize(TextMap::<serde::de::value::Error, _, _>::new(&pairs))
-        .map_err(|e| vec![Detail::new(Vec::new(), format!("headers: {e}"))])?;
-    Ok(WithHeaders { body, headers })
+    H::deserialize(TextMap::<serde::de::value::Error, _, _>::new(&pairs))
+        .map_err(|e| vec![Detail::new(Vec::new(), format!("headers: {e}"))])
 }
 
 /// The fields of a struct of headers (or cookies), as name and text: a string as it is, a
@@ -261,5 +354,66 @@ mod tests {
         );
         // JSON alone is not enough.
         assert!(serde_json::from_str::<Answer>(r#"{"id":1}"#).is_err());
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize)]
+    struct Limited {
+        error: String,
+    }
+
+    impl fmt::Display for Limited {
+        fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str(&self.error)
+        }
+    }
+
+    impl std::error::Error for Limited {}
+
+    crate::error::error_answer!(Limited { _ => TOO_MANY_REQUESTS });
+
+    type Refused = WithHeaders<Limited, Paged>;
+
+    fn refused(count: u64) -> Refused {
+        let paged = Paged {
+            x_total_count: count,
+            etag: None,
+        };
+        WithHeaders::new(
+            Limited {
+                error: "Slow down".into(),
+            },
+            paged,
+        )
+    }
+
+    #[test]
+    fn a_declared_error_sets_its_checked_headers() {
+        assert_eq!(Refused::STATUSES, [StatusCode::TOO_MANY_REQUESTS]);
+        let answer = crate::Error::declared(refused(3));
+        assert_eq!(answer.status(), StatusCode::TOO_MANY_REQUESTS);
+        assert_eq!(answer.to_string(), "Slow down");
+        assert_eq!(answer.downcast_ref::<Refused>(), Some(&refused(3)));
+        // Over its rule (`max = 1000`): not sent, a 500 instead.
+        let over = crate::Error::declared(refused(1001));
+        assert!(!over.is_declared());
+        assert_eq!(
+            over.rejection(),
+            Some(crate::error::Rejection::ResponseValidationFailed)
+        );
+    }
+
+    #[test]
+    fn a_declared_error_is_read_with_its_headers() {
+        let mut headers = HeaderMap::new();
+        headers.insert("x-total-count", HeaderValue::from_static("3"));
+        let body = br#"{"error":"Slow down"}"#;
+        assert_eq!(Refused::read_error(body, &headers), Some(refused(3)));
+        // A required header missing, or over its rule: not this error.
+        assert_eq!(Refused::read_error(body, &HeaderMap::new()), None);
+        headers.insert("x-total-count", HeaderValue::from_static("1001"));
+        assert_eq!(Refused::read_error(body, &headers), None);
+        // Nor is another body.
+        headers.insert("x-total-count", HeaderValue::from_static("3"));
+        assert_eq!(Refused::read_error(br#"{"code":1}"#, &headers), None);
     }
 }

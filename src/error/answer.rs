@@ -74,15 +74,17 @@ impl Error {
 }
 
 impl DeclaredAnswer {
-    /// The answer: the status, `Content-Type: application/json`, the body.
+    /// The answer: the status, `Content-Type: application/json`, its typed headers, the body.
     pub(super) fn to_response(&self) -> Response {
         // `into`: whatever body type `Response` has, it is made from `Bytes`.
         #[allow(clippy::useless_conversion)]
         let mut response = http::Response::new(self.body.clone().into());
         *response.status_mut() = self.status;
-        response
-            .headers_mut()
-            .insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
+        let headers = response.headers_mut();
+        headers.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
+        for (name, value) in &self.headers {
+            headers.insert(name, value.clone());
+        }
         response
     }
 }

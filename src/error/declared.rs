@@ -4,7 +4,7 @@
 use std::fmt;
 
 use bytes::Bytes;
-use http::StatusCode;
+use http::{HeaderMap, HeaderName, HeaderValue, StatusCode};
 use serde::de::{DeserializeOwned, Deserializer, Error as _};
 use serde::{Deserialize, Serialize, Serializer};
 
@@ -85,6 +85,34 @@ pub trait ErrorAnswer:
 
     /// The status this error is answered with: one of [`STATUSES`](ErrorAnswer::STATUSES).
     fn status(&self) -> StatusCode;
+
+    /// The response headers the error sets, its rules checked
+    /// ([`WithHeaders`](crate::contract::WithHeaders)); none for any other type.
+    ///
+    /// # Errors
+    ///
+    /// A header that breaks its rules or cannot be written.
+    #[doc(hidden)]
+    fn error_headers(&self) -> Result<Vec<(HeaderName, HeaderValue)>, String> {
+        Ok(Vec::new())
+    }
+
+    /// The error an answer with one of [`STATUSES`](ErrorAnswer::STATUSES) stands for, read
+    /// from its body (and, for a [`WithHeaders`](crate::contract::WithHeaders), its headers);
+    /// `None` when it is not one.
+    #[doc(hidden)]
+    fn read_error(body: &[u8], headers: &HeaderMap) -> Option<Self> {
+        let _ = headers;
+        serde_json::from_slice(body).ok()
+    }
+
+    /// Notes the type (and a [`WithHeaders`](crate::contract::WithHeaders)'s inner type) as
+    /// declared by a contract of this program, so that the pipeline never sends it
+    /// undeclared with its text.
+    #[doc(hidden)]
+    fn note_declared() {
+        super::answer_types::note_declared::<Self>();
+    }
 }
 
 /// Implements [`ErrorAnswer`] from one list of `pattern => STATUS` arms, so that
@@ -177,6 +205,8 @@ pub(super) struct DeclaredAnswer {
     pub(super) status: StatusCode,
     pub(super) body: Bytes,
     pub(super) source: BoxError,
+    /// Its typed headers ([`WithHeaders`](crate::contract::WithHeaders)); most often none.
+    pub(super) headers: Vec<(HeaderName, HeaderValue)>,
     /// The declared type.
     #[cfg_attr(not(feature = "pipeline"), allow(dead_code))]
     pub(super) origin: Origin,
@@ -234,11 +264,21 @@ impl Error {
                 "a declared error answers a status its `STATUSES` do not list: clients will not decode it"
             );
         }
+        let headers = match error.error_headers() {
+            Ok(headers) => headers,
+            Err(problem) => {
+                return Rejection::ResponseValidationFailed
+                    .error()
+                    .with_source(format!("the headers of a declared error: {problem}"))
+                    .into()
+            }
+        };
         match serde_json::to_vec(&error) {
             Ok(body) => Self::of_declared(DeclaredAnswer {
                 status,
                 body: Bytes::from(body),
                 source: Box::new(error),
+                headers,
                 origin: Origin::of::<E>(),
             }),
             Err(e) => Rejection::ResponseSerializationFailed

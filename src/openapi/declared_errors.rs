@@ -8,6 +8,8 @@ use http::StatusCode;
 use schemars::{JsonSchema, Schema, SchemaGenerator};
 use serde_json::{json, Value};
 
+use super::paths::answer_headers;
+use super::schema::ANSWER_HEADERS_KEY;
 use super::SchemaFn;
 use crate::error::NoErrors;
 
@@ -43,7 +45,12 @@ pub(super) fn document(
     responses: &mut SchemaGenerator,
     error_body: &Value,
 ) {
-    let declared = Value::from(make(responses));
+    let mut declared = Value::from(make(responses));
+    // A `WithHeaders` error's headers, listed under each status.
+    let headers = declared
+        .as_object_mut()
+        .and_then(|object| object.remove(ANSWER_HEADERS_KEY))
+        .map(|headers| answer_headers(&headers, responses));
     for (i, status) in statuses.iter().enumerate() {
         if statuses[..i].contains(status) {
             continue; // listed twice (say, one arm per variant)
@@ -51,17 +58,32 @@ pub(super) fn document(
         let key = status.as_str().to_owned();
         let reason = status.canonical_reason().unwrap_or("Error");
         let own = format!("{reason}: an error the contract declares.");
-        let (schema, description) = match answers.get(&key) {
+        let (schema, description, headers) = match answers.get(&key) {
             Some((_, Some(library))) => (
                 json!({ "anyOf": [declared, error_body] }),
                 format!("{own}\n\nFrom pactum: {library}"),
+                // pactum's own answer carries none of them.
+                headers.clone().map(none_required),
             ),
-            _ => (declared.clone(), own),
+            _ => (declared.clone(), own, headers.clone()),
         };
-        let answer = json!({
+        let mut answer = json!({
             "description": description,
             "content": { "application/json": { "schema": schema } },
         });
+        if let Some(headers) = headers {
+            answer["headers"] = headers;
+        }
         answers.insert(key, (answer, None));
     }
+}
+
+/// The Header Objects, each made optional.
+fn none_required(mut headers: Value) -> Value {
+    if let Some(headers) = headers.as_object_mut() {
+        for header in headers.values_mut() {
+            header["required"] = false.into();
+        }
+    }
+    headers
 }

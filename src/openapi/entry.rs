@@ -9,7 +9,7 @@ use serde_json::{json, Map, Value};
 
 use super::operation::{Content, DeclaredResponse};
 use super::paths::{
-    default_operation_id, field, field_parameters, path_parameters, query_parameters,
+    answer_headers, default_operation_id, field_parameters, path_parameters, query_parameters,
 };
 use super::pipeline_errors::standard_ref;
 use super::schema::ANSWER_HEADERS_KEY;
@@ -352,21 +352,6 @@ fn success_content(answer: &mut Value, format: Format, schema: Value) {
         }
     };
     answer["content"] = json!({ media: { "schema": schema } });
-}
-
-/// The Header Objects of a [`WithHeaders`](crate::contract::WithHeaders) answer: one per field
-/// of its headers' object schema, required as the field is.
-fn answer_headers(schema: &Value, responses: &SchemaGenerator) -> Value {
-    let definitions = responses.definitions();
-    let Some((properties, required)) = super::schema::object_parts(schema, definitions) else {
-        return json!({});
-    };
-    let mut headers = Map::new();
-    for (name, schema) in properties {
-        let required = required.contains(&name);
-        headers.insert(name, field(json!({}), schema, required));
-    }
-    Value::Object(headers)
 }
 
 fn reason(status: StatusCode) -> String {

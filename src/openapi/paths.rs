@@ -3,7 +3,7 @@
 
 use http::Method;
 use schemars::SchemaGenerator;
-use serde_json::{json, Value};
+use serde_json::{json, Map, Value};
 
 use super::schema;
 use crate::route::{RouteTemplate, Segment};
@@ -171,4 +171,20 @@ pub(super) fn field_parameters(
             field(json!({ "name": name, "in": location }), schema, required)
         })
         .collect()
+}
+
+/// The Header Objects of a [`WithHeaders`](crate::contract::WithHeaders) answer: one per field
+/// of its headers' object schema, required as the field is — an `Option` never (a `None`
+/// is not sent), though schemars lists it as required when it is always serialised.
+pub(super) fn answer_headers(schema: &Value, responses: &SchemaGenerator) -> Value {
+    let definitions = responses.definitions();
+    let Some((properties, required)) = schema::object_parts(schema, definitions) else {
+        return json!({});
+    };
+    let mut headers = Map::new();
+    for (name, schema) in properties {
+        let required = required.contains(&name) && !schema::allows_null(&schema, definitions);
+        headers.insert(name, field(json!({}), schema, required));
+    }
+    Value::Object(headers)
 }

@@ -338,7 +338,9 @@ where
         let base = self.client.base_url();
         let client = self.client;
         let (received, target, again) = self.exchange(default_query).await.map_err(Error::typed)?;
-        if let Some(declared) = Error::of_declared(received.status, &received.body) {
+        if let Some(declared) =
+            Error::of_declared(received.status, &received.headers, &received.body)
+        {
             return Err(declared.with_url(|| target.url(base)));
         }
         let resume = again.map(|request| Resume {

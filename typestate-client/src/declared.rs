@@ -1,7 +1,7 @@
 //! A contract's declared errors ([`pactum::error::ErrorAnswer`]), handed back typed: decoding an
 //! answer as one, and [`Error::declared`] / [`Error::into_declared`].
 
-use http::StatusCode;
+use http::{HeaderMap, StatusCode};
 use pactum::{error::ErrorAnswer, error::ErrorBody};
 
 use crate::error::Error;
@@ -112,15 +112,21 @@ impl<E> Error<E> {
 impl<E: ErrorAnswer> Error<E> {
     /// A non-2xx answer that is one of the contract's declared errors: a status of
     /// [`ErrorAnswer::STATUSES`] and a body of type `E`. `None` otherwise (the answer is
-    /// then read as before: an HTTP status error with pactum's [`ErrorBody`]).
-    pub(crate) fn of_declared(status: StatusCode, body: &ReceivedBody) -> Option<Self> {
+    /// then read as before: an HTTP status error with pactum's [`ErrorBody`]). A declared
+    /// error with typed headers ([`WithHeaders`](pactum::contract::WithHeaders)) needs them
+    /// too, present and within their rules.
+    pub(crate) fn of_declared(
+        status: StatusCode,
+        headers: &HeaderMap,
+        body: &ReceivedBody,
+    ) -> Option<Self> {
         let ReceivedBody::Whole(body) = body else {
             return None;
         };
         if status.is_success() || !E::STATUSES.contains(&status) {
             return None;
         }
-        let declared: E = serde_json::from_slice(body).ok()?;
+        let declared = E::read_error(body, headers)?;
         // Its `error` and `code` when it has pactum's shape, else its message.
         let error_body = serde_json::from_slice(body).unwrap_or_else(|_| ErrorBody {
             error: declared.to_string(),

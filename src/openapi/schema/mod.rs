@@ -18,7 +18,7 @@ use schemars::SchemaGenerator;
 pub(crate) use definitions::{merge_definitions, rewrite_refs};
 pub(crate) use openapi3::to_openapi3;
 pub(crate) use own_types::ANSWER_HEADERS_KEY;
-pub(crate) use read::{object_parts, type_of};
+pub(crate) use read::{allows_null, object_parts, type_of};
 pub(crate) use transform::{describe_optional_defaults, strip_null, tighten};
 
 /// Where the request (deserialize) schemas live: the document's shared schemas.

@@ -73,3 +73,21 @@ pub(crate) fn type_of<'a>(
         _ => None,
     }
 }
+
+/// Whether a schema lets `null` through: a `null` among its types or its variants (following
+/// `$ref`s). An `Option` field: a header of that type is left out when `None`.
+pub(crate) fn allows_null(schema: &Value, definitions: &Map<String, Value>) -> bool {
+    let schema = resolve(schema, definitions);
+    let is_null = |t: &Value| t.as_str() == Some("null");
+    match schema.get("type") {
+        Some(Value::Array(types)) if types.iter().any(is_null) => return true,
+        Some(t) if is_null(t) => return true,
+        _ => {}
+    }
+    ["anyOf", "oneOf"].iter().any(|key| {
+        schema
+            .get(*key)
+            .and_then(Value::as_array)
+            .is_some_and(|variants| variants.iter().any(|v| allows_null(v, definitions)))
+    })
+}

@@ -158,3 +158,53 @@ fn a_status_listed_twice_is_documented_once() {
         "#/components/schemas/Twice"
     );
 }
+
+/// When to try again.
+#[derive(Debug, Serialize, Deserialize, Validate, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+struct Later {
+    /// Seconds to wait.
+    #[validate(range(max = 3600))]
+    retry_after: u32,
+    /// Where the item went, when it moved.
+    location: Option<String>,
+}
+
+/// A declared error with typed headers lists them under each of its statuses, required as
+/// declared; where the pipeline answers the status by itself too, none is required.
+#[test]
+fn the_headers_of_a_declared_error_are_listed_per_status() {
+    let item = Endpoint::get(route::pattern("/items/:id"))
+        .params::<ItemPath>()
+        .errors::<crate::contract::WithHeaders<ItemError, Later>>()
+        .build()
+        .unwrap();
+    let doc = doc(OpenApi::new("t", "1").endpoint(&item));
+    let answers = &doc["paths"]["/items/{id}"]["get"]["responses"];
+    let gone = &answers["410"];
+    assert_eq!(
+        gone["content"]["application/json"]["schema"],
+        json!({ "$ref": "#/components/schemas/ItemError" }),
+        "the body keeps its own schema"
+    );
+    assert_eq!(
+        gone["headers"]["retry-after"],
+        json!({
+            "required": true,
+            "description": "Seconds to wait.",
+            "schema": {
+                "description": "Seconds to wait.",
+                "type": "integer",
+                "format": "uint32",
+                "minimum": 0,
+                "maximum": 3600,
+            },
+        })
+    );
+    assert_eq!(gone["headers"]["location"]["required"], false);
+    let internal = &answers["500"]["headers"];
+    assert_eq!(internal["retry-after"]["required"], false, "{internal}");
+    assert_eq!(internal["location"]["required"], false);
+    assert!(answers["404"].get("headers").is_none());
+    assert!(!doc.to_string().contains("x-pactum-answer-headers"));
+}

@@ -1,6 +1,7 @@
 //! Rows 17, 18, 20, 21, 23 and 24: a nested body echoed, a slow answer, a signed webhook, the
 //! peer's address, a text answer and a multipart upload.
 
+use pactum::http::StatusCode;
 use pactum_client::Part;
 
 use super::{assert_answer, client};
@@ -235,7 +236,8 @@ async fn row_26_session(app: &TestServer) {
     );
 }
 
-/// Row 28, `POST /tickets`: the answer's declared headers handed back typed, with the body.
+/// Row 28, `POST /tickets`: the answer's declared headers handed back typed, with the body;
+/// the declared 429's too.
 async fn row_28_ticket(app: &TestServer) {
     let api = client(app);
     let created = api
@@ -259,6 +261,23 @@ async fn row_28_ticket(app: &TestServer) {
             location: "/tickets/1".into(),
             x_total_count: 1,
         }
+    );
+    // The declared 429, its `Retry-After` handed back typed.
+    let refused = api
+        .call(&create_ticket())
+        .body(NewTicket {
+            subject: "flood".into(),
+        })
+        .send()
+        .await
+        .unwrap_err();
+    assert_eq!(refused.status(), Some(StatusCode::TOO_MANY_REQUESTS));
+    let declared = refused.declared().expect("the declared 429");
+    assert_eq!(declared.body.code, "flood");
+    assert_eq!(declared.headers, RetryAfter { retry_after: 30 });
+    assert_eq!(
+        refused.error_body().map(|body| body.error.as_str()),
+        Some("Too many tickets")
     );
 }
 
