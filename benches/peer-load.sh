@@ -18,6 +18,8 @@ missing=()
 command -v wrk >/dev/null 2>&1 || missing+=(wrk)
 command -v valgrind >/dev/null 2>&1 || missing+=(valgrind)
 command -v taskset >/dev/null 2>&1 || missing+=(util-linux)
+# The large-body rows are measured on glibc's allocator and on mimalloc (preloaded).
+[ -e /usr/lib/x86_64-linux-gnu/libmimalloc.so.2 ] || missing+=(libmimalloc2.0)
 if ((${#missing[@]})); then
     echo "installing ${missing[*]}"
     if [ "$(id -u)" -eq 0 ]; then sudo=(); else sudo=(sudo); fi

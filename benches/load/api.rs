@@ -1,4 +1,4 @@
-//! The three benchmark endpoints: their types (shared by every server and client) and
+//! The benchmark endpoints: their types (shared by every server and client) and
 //! pactum's contracts and handlers for them.
 //!
 //! - `GET /hello` → 200 `{"message":"hello"}`
@@ -6,8 +6,12 @@
 //!   and offset echoed with a 10-element `posts` array
 //! - `POST /users` `{"name","email","age"}` (name 1..=50 chars, email, age 0..=150) → 201 the
 //!   user with an id
+//! - `POST /batch` (large bodies): `{"items":[..]}`, 500 validated items (sku 1..=32 chars,
+//!   qty 1..=10000, up to 8 tags, a note up to 200 chars), about 104 KB → 200
+//!   `{"count","total_qty"}`; the same with one item out of its rules → 400
 
 use std::borrow::Cow;
+use std::sync::OnceLock;
 
 use pactum::{handler, handler::AnyHandler, route, Ctx, Endpoint, NoBody, NoParams, NoQuery};
 use serde::{Deserialize, Serialize};
@@ -69,6 +73,73 @@ pub(crate) struct User {
     pub(crate) age: u32,
 }
 
+/// One item of `POST /batch`.
+#[derive(Debug, Clone, Serialize, Deserialize, Validate)]
+pub(crate) struct BatchItem {
+    #[validate(length(min = 1, max = 32))]
+    pub(crate) sku: String,
+    #[validate(range(min = 1, max = 10000))]
+    pub(crate) qty: u32,
+    #[validate(length(max = 8))]
+    pub(crate) tags: Vec<String>,
+    #[validate(length(max = 200))]
+    pub(crate) note: Option<String>,
+}
+
+/// The body of `POST /batch`.
+#[derive(Debug, Clone, Serialize, Deserialize, Validate)]
+pub(crate) struct Batch {
+    #[validate(length(min = 1, max = 1000), nested)]
+    pub(crate) items: Vec<BatchItem>,
+}
+
+/// The answer of `POST /batch`.
+#[derive(Debug, Clone, Serialize, Deserialize, Validate)]
+pub(crate) struct BatchTotals {
+    pub(crate) count: u64,
+    pub(crate) total_qty: u64,
+}
+
+/// The body every run sends to `POST /batch`: 500 items, made the same every time (about
+/// 104 KB).
+pub(crate) fn batch_json() -> &'static str {
+    static JSON: OnceLock<String> = OnceLock::new();
+    JSON.get_or_init(|| serde_json::to_string(&batch()).expect("serialisable"))
+}
+
+/// The same body with one item out of its rules (the 251st's `qty` is 0): the error path.
+pub(crate) fn invalid_batch_json() -> &'static str {
+    static JSON: OnceLock<String> = OnceLock::new();
+    JSON.get_or_init(|| {
+        let mut batch = batch();
+        batch.items[250].qty = 0;
+        serde_json::to_string(&batch).expect("serialisable")
+    })
+}
+
+fn batch() -> Batch {
+    const TAGS: [&str; 6] = ["red", "large", "sale", "outdoor", "fragile", "gift"];
+    const WORDS: &str = "deliver to the side door before noon; call ahead if the gate is \
+                         closed, and leave the parcel with the neighbour at number twelve, who \
+                         keeps the spare key and signs for everything that comes";
+    let items = (0..500u32)
+        .map(|i| {
+            let mut sku = format!("SKU-{i:05}-");
+            let letters = 1 + (i * 7) % 16;
+            sku.extend((0..letters).map(|j| char::from(b'a' + ((i + j) % 26) as u8)));
+            BatchItem {
+                sku,
+                qty: 1 + (i * 7919) % 10000,
+                tags: (0..1 + i % 4)
+                    .map(|j| TAGS[((i + j) % 6) as usize].to_owned())
+                    .collect(),
+                note: Some(WORDS[..100 + (i % 60) as usize].to_owned()),
+            }
+        })
+        .collect();
+    Batch { items }
+}
+
 /// The request body every load and client run sends to `POST /users`.
 pub(crate) const NEW_USER_JSON: &str =
     r#"{"name":"Ada Lovelace","email":"ada@example.com","age":36}"#;
@@ -104,6 +175,14 @@ pub(crate) fn create(new: NewUser) -> User {
     }
 }
 
+/// The business logic, the same in every server.
+pub(crate) fn totals(batch: &Batch) -> BatchTotals {
+    BatchTotals {
+        count: batch.items.len() as u64,
+        total_qty: batch.items.iter().map(|item| u64::from(item.qty)).sum(),
+    }
+}
+
 /// The contract of `GET /hello`.
 pub(crate) fn hello_endpoint() -> Endpoint<NoParams, NoQuery, NoBody, Hello> {
     Endpoint::get(route::static_path("/hello"))
@@ -131,7 +210,17 @@ pub(crate) fn create_endpoint() -> Endpoint<NoParams, NoQuery, NewUser, User> {
         .expect("valid contract")
 }
 
-/// pactum's handlers for the three contracts.
+/// The contract of `POST /batch`.
+pub(crate) fn batch_endpoint() -> Endpoint<NoParams, NoQuery, Batch, BatchTotals> {
+    Endpoint::post(route::static_path("/batch"))
+        .body::<Batch>()
+        .response::<BatchTotals>()
+        .status(http::StatusCode::OK)
+        .build()
+        .expect("valid contract")
+}
+
+/// pactum's handlers for the four contracts.
 pub(crate) fn handlers() -> Vec<AnyHandler> {
     vec![
         handler(hello_endpoint(), |_| async { Ok(hello()) }).into(),
@@ -145,6 +234,11 @@ pub(crate) fn handlers() -> Vec<AnyHandler> {
         handler(
             create_endpoint(),
             |ctx: Ctx<NoParams, NoQuery, NewUser>| async move { Ok(create(ctx.body)) },
+        )
+        .into(),
+        handler(
+            batch_endpoint(),
+            |ctx: Ctx<NoParams, NoQuery, Batch>| async move { Ok(totals(&ctx.body)) },
         )
         .into(),
     ]

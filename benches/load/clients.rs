@@ -123,6 +123,9 @@ impl Callers {
                     .await?;
                 check(user.id == 1)
             }
+            (_, Endpoint::Batch | Endpoint::BatchInvalid) => {
+                Err("the client benchmark sends no batch".into())
+            }
         }
     }
 }

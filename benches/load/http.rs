@@ -5,22 +5,32 @@
 use std::io::{self, Read, Write};
 use std::net::TcpStream;
 
-/// The three benchmark endpoints.
+/// The benchmark endpoints.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub(crate) enum Endpoint {
     Hello,
     Posts,
     Create,
+    /// A large body: measured by instructions only (not under wrk, not by the clients).
+    Batch,
+    /// The same body with one invalid item: the error path (a 400, whose body differs by
+    /// server).
+    BatchInvalid,
 }
 
 impl Endpoint {
+    /// The small requests: under wrk, callgrind and the client benchmark.
     pub(crate) const ALL: [Self; 3] = [Self::Hello, Self::Posts, Self::Create];
+    /// The large bodies: under callgrind.
+    pub(crate) const LARGE: [Self; 2] = [Self::Batch, Self::BatchInvalid];
 
     pub(crate) fn name(self) -> &'static str {
         match self {
             Self::Hello => "GET /hello",
             Self::Posts => "GET /users/:id/posts",
             Self::Create => "POST /users",
+            Self::Batch => "POST /batch",
+            Self::BatchInvalid => "POST /batch (invalid)",
         }
     }
 
@@ -29,11 +39,16 @@ impl Endpoint {
             Self::Hello => "hello",
             Self::Posts => "posts",
             Self::Create => "create",
+            Self::Batch => "batch",
+            Self::BatchInvalid => "batch-invalid",
         }
     }
 
     pub(crate) fn parse(key: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|e| e.key() == key)
+        Self::ALL
+            .into_iter()
+            .chain(Self::LARGE)
+            .find(|e| e.key() == key)
     }
 
     /// The request target (path and query).
@@ -42,25 +57,39 @@ impl Endpoint {
             Self::Hello => "/hello",
             Self::Posts => crate::api::POSTS_PATH,
             Self::Create => "/users",
+            Self::Batch | Self::BatchInvalid => "/batch",
+        }
+    }
+
+    /// The status every server answers with.
+    pub(crate) fn expected_status(self) -> &'static str {
+        match self {
+            Self::Create => "HTTP/1.1 201 Created\r\n",
+            Self::BatchInvalid => "HTTP/1.1 400 Bad Request\r\n",
+            _ => "HTTP/1.1 200 OK\r\n",
         }
     }
 
     /// The exact request bytes.
     pub(crate) fn request(self, port: u16) -> Vec<u8> {
+        let post = |body: &str| {
+            format!(
+                "POST {} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\
+                 Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+                self.target(),
+                body.len(),
+            )
+        };
         match self {
             Self::Hello | Self::Posts => format!(
                 "GET {} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n",
                 self.target()
-            )
-            .into_bytes(),
-            Self::Create => format!(
-                "POST /users HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\
-                 Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{}",
-                crate::api::NEW_USER_JSON.len(),
-                crate::api::NEW_USER_JSON
-            )
-            .into_bytes(),
+            ),
+            Self::Create => post(crate::api::NEW_USER_JSON),
+            Self::Batch => post(crate::api::batch_json()),
+            Self::BatchInvalid => post(crate::api::invalid_batch_json()),
         }
+        .into_bytes()
     }
 }
 

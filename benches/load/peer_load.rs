@@ -1,16 +1,18 @@
 //! The peer load benchmark: pactum against raw hyper, axum and warp, side by side.
 //!
 //! Run it with `benches/peer-load.sh` (it installs wrk, builds this binary in release mode and
-//! runs it). The binary has three modes:
+//! runs it). The binary has these modes:
 //!
 //! - `peer_load [OPTIONS]` (the driver): starts every server on 127.0.0.1, checks that they
-//!   answer the three endpoints byte for byte the same, then measures each server's own cost
+//!   answer the endpoints byte for byte the same, then measures each server's own cost
 //!   per request (user CPU normalised by system CPU, under wrk; instructions, under callgrind),
 //!   and the client benchmark (pactum-client against raw reqwest); prints tables and ratios and
 //!   writes them as JSON. `peer_load --help` lists the options.
 //! - `peer_load serve KIND`: one server, until its stdin closes.
 //! - `peer_load client KIND ENDPOINT PORT WARMUP CALLS`: one client run.
 //! - `peer_load routes N ROUNDS`: route matching in a table of N routes (for callgrind).
+//! - `peer_load limit ITERATIONS`: the batch's limit, its body parsed, validated, summed and
+//!   answered with no HTTP (for callgrind).
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
 mod api;
@@ -32,6 +34,16 @@ pub(crate) fn cpu_ticks(pid: &str) -> (u64, u64) {
     let utime = fields[11].parse().expect("utime");
     let stime = fields[12].parse().expect("stime");
     (utime, stime)
+}
+
+/// What any server must do with the batch's bytes, without HTTP: check UTF-8 once, parse
+/// (`from_str`: strings are not checked again), validate, sum, write the answer.
+fn batch_limit(body: &[u8]) -> Vec<u8> {
+    use validator::Validate as _;
+    let text = std::str::from_utf8(body).expect("UTF-8");
+    let batch: api::Batch = serde_json::from_str(text).expect("a batch");
+    batch.validate().expect("valid");
+    serde_json::to_vec(&api::totals(&batch)).expect("serialisable")
 }
 
 fn main() -> ExitCode {
@@ -73,6 +85,15 @@ fn main() -> ExitCode {
                         table.route(&::http::Method::GET, std::hint::black_box(path)),
                     );
                 }
+            }
+            ExitCode::SUCCESS
+        }
+        Some("limit") => {
+            let usage = "usage: peer_load limit ITERATIONS";
+            let iterations: u64 = args.get(1).and_then(|v| v.parse().ok()).expect(usage);
+            let body = api::batch_json().as_bytes();
+            for _ in 0..10 + iterations {
+                std::hint::black_box(batch_limit(std::hint::black_box(body)));
             }
             ExitCode::SUCCESS
         }

@@ -1,4 +1,4 @@
-//! The servers under test, each serving the three endpoints of `api.rs` on one
+//! The servers under test, each serving the endpoints of `api.rs` on one
 //! single-threaded tokio runtime.
 //!
 //! Raw hyper, axum, warp and pactum-warp share one accept loop ([`serve_loop`]). axum, warp
@@ -28,7 +28,7 @@ use tokio::net::TcpListener;
 use validator::Validate;
 use warp::Filter;
 
-use crate::api::{self, NewUser, Paging, UserPath};
+use crate::api::{self, Batch, NewUser, Paging, UserPath};
 
 /// The body limit every server applies to `POST /users` (pactum's default).
 const BODY_LIMIT: usize = 1024 * 1024;
@@ -270,6 +270,11 @@ async fn raw_hyper(request: Request<Incoming>) -> Result<RawResponse, Infallible
             Method::POST => raw_create(request).await,
             _ => status(StatusCode::METHOD_NOT_ALLOWED),
         }
+    } else if path == "/batch" {
+        match *request.method() {
+            Method::POST => raw_batch(request).await,
+            _ => status(StatusCode::METHOD_NOT_ALLOWED),
+        }
     } else if let Some(id) = path
         .strip_prefix("/users/")
         .and_then(|rest| rest.strip_suffix("/posts"))
@@ -299,27 +304,44 @@ fn raw_posts(id: &str, query: Option<&str>) -> RawResponse {
 }
 
 async fn raw_create(request: Request<Incoming>) -> RawResponse {
+    match raw_json_body::<NewUser>(request).await {
+        Ok(new) => json(StatusCode::CREATED, &api::create(new)),
+        Err(response) => response,
+    }
+}
+
+async fn raw_batch(request: Request<Incoming>) -> RawResponse {
+    match raw_json_body::<Batch>(request).await {
+        Ok(batch) => json(StatusCode::OK, &api::totals(&batch)),
+        Err(response) => response,
+    }
+}
+
+/// A JSON body, within the limit, validated; or the answer that refuses it.
+async fn raw_json_body<T: serde::de::DeserializeOwned + Validate>(
+    request: Request<Incoming>,
+) -> Result<T, RawResponse> {
     let is_json = request
         .headers()
         .get(CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
         .is_some_and(|v| v.starts_with("application/json"));
     if !is_json {
-        return status(StatusCode::UNSUPPORTED_MEDIA_TYPE);
+        return Err(status(StatusCode::UNSUPPORTED_MEDIA_TYPE));
     }
     let Ok(body) = Limited::new(request.into_body(), BODY_LIMIT)
         .collect()
         .await
     else {
-        return status(StatusCode::PAYLOAD_TOO_LARGE);
+        return Err(status(StatusCode::PAYLOAD_TOO_LARGE));
     };
-    let Ok(new) = serde_json::from_slice::<NewUser>(&body.to_bytes()) else {
-        return status(StatusCode::BAD_REQUEST);
+    let Ok(value) = serde_json::from_slice::<T>(&body.to_bytes()) else {
+        return Err(status(StatusCode::BAD_REQUEST));
     };
-    if new.validate().is_err() {
-        return status(StatusCode::BAD_REQUEST);
+    if value.validate().is_err() {
+        return Err(status(StatusCode::BAD_REQUEST));
     }
-    json(StatusCode::CREATED, &api::create(new))
+    Ok(value)
 }
 
 fn json<T: Serialize>(code: StatusCode, value: &T) -> RawResponse {
@@ -348,6 +370,14 @@ fn axum_router() -> axum::Router {
         .route("/hello", get(|| async { axum::Json(api::hello()) }))
         .route("/users/{id}/posts", get(axum_posts))
         .route("/users", post(axum_create))
+        .route("/batch", post(axum_batch))
+}
+
+async fn axum_batch(
+    axum::Json(batch): axum::Json<Batch>,
+) -> Result<axum::Json<api::BatchTotals>, AxumStatus> {
+    batch.validate().map_err(|_| AxumStatus::BAD_REQUEST)?;
+    Ok(axum::Json(api::totals(&batch)))
 }
 
 async fn axum_posts(
@@ -400,5 +430,14 @@ fn warp_filter(
                 warp::reply::with_status(reply, StatusCode::CREATED).into_response(),
             )
         });
-    hello.or(posts).unify().or(create).unify()
+    let batch = warp::path!("batch")
+        .and(warp::post())
+        .and(warp::body::content_length_limit(BODY_LIMIT as u64))
+        .and(warp::body::json::<Batch>())
+        .map(|batch: Batch| match batch.validate() {
+            Ok(()) => warp::reply::json(&api::totals(&batch)).into_response(),
+            // An answer, not a rejection (which warp would answer 500 without a `recover`).
+            Err(_) => StatusCode::BAD_REQUEST.into_response(),
+        });
+    hello.or(posts).unify().or(create).unify().or(batch).unify()
 }

@@ -50,18 +50,65 @@ pub(super) fn server_instructions(
     n1: u64,
     n2: u64,
 ) -> Result<f64> {
+    server_instructions_on(exe, config, kind, endpoint, (n1, n2), Allocator::Glibc)
+}
+
+/// As [`server_instructions`], the server on `allocator`.
+pub(super) fn server_instructions_on(
+    exe: &Path,
+    config: &Config,
+    kind: ServerKind,
+    endpoint: Endpoint,
+    (n1, n2): (u64, u64),
+    allocator: Allocator,
+) -> Result<f64> {
     let mut totals = Vec::new();
     for n in [n1, n2] {
-        let out = config
-            .out
-            .join(format!("callgrind.{}.{}.{n}", kind.name(), endpoint.key()));
-        let server = Server::spawn(exe, kind, Some(config.server_cpu), Some(&out))?;
+        let name = match allocator {
+            Allocator::Glibc => format!("callgrind.{}.{}.{n}", kind.name(), endpoint.key()),
+            other => format!(
+                "callgrind.{}.{}.{}.{n}",
+                kind.name(),
+                endpoint.key(),
+                other.name()
+            ),
+        };
+        let out = config.out.join(name);
+        let server = Server::spawn_on(exe, kind, Some(config.server_cpu), Some(&out), allocator)?;
         let mut conn = http::Conn::connect(server.port).map_err(|e| e.to_string())?;
         for _ in 0..50 + n {
             conn.send(endpoint).map_err(|e| e.to_string())?;
         }
         drop(conn);
         server.stop();
+        totals.push(callgrind_total(&out, config.keep_profiles)?);
+    }
+    Ok((totals[1] - totals[0]) / (n2 - n1) as f64)
+}
+
+/// Instructions per iteration of the batch's limit (`peer_load limit`): what any server must
+/// do with the body, without HTTP — marginal between two iteration counts.
+pub(super) fn limit_instructions(
+    exe: &Path,
+    config: &Config,
+    (n1, n2): (u64, u64),
+    allocator: Allocator,
+) -> Result<f64> {
+    let mut totals = Vec::new();
+    for n in [n1, n2] {
+        let out = config
+            .out
+            .join(format!("callgrind.limit.batch.{}.{n}", allocator.name()));
+        let mut command = callgrind_command(config.server_cpu, &out, exe);
+        allocator.set(&mut command);
+        let status = command
+            .args(["limit", &n.to_string()])
+            .stdout(Stdio::null())
+            .status()
+            .map_err(|e| format!("valgrind: {e}"))?;
+        if !status.success() {
+            return Err("the batch's limit under callgrind failed".into());
+        }
         totals.push(callgrind_total(&out, config.keep_profiles)?);
     }
     Ok((totals[1] - totals[0]) / (n2 - n1) as f64)

@@ -180,6 +180,31 @@ fn run(config: &Config) -> Result<()> {
                 report.server_ir.insert((kind, endpoint), ir);
             }
         }
+        // Large bodies: a tenth of the requests (each is ~200 times the work), on each
+        // allocator the machine has.
+        let counts = (n1 / 10, n2 / 10);
+        for allocator in Allocator::available() {
+            for &kind in &config.servers {
+                for endpoint in Endpoint::LARGE {
+                    let ir =
+                        server_instructions_on(&exe, config, kind, endpoint, counts, allocator)?;
+                    println!(
+                        "  {:<15} {:<22} {:>9.0} Ir/request ({})",
+                        kind.name(),
+                        endpoint.name(),
+                        ir,
+                        allocator.name()
+                    );
+                    report.large_ir.insert((allocator, kind, endpoint), ir);
+                }
+            }
+            let ir = limit_instructions(&exe, config, counts, allocator)?;
+            println!(
+                "  the batch's limit (parse, validate, sum, write) {ir:>9.0} Ir/iteration ({})",
+                allocator.name()
+            );
+            report.batch_limit_ir.insert(allocator, ir);
+        }
         for n in [10, 100, 1000] {
             let ir = route_instructions(&exe, config, n)?;
             println!("  route matching, {n:>4} routes      {ir:>9.0} Ir/lookup");

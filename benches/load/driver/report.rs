@@ -20,6 +20,10 @@ pub(super) struct Report {
     pub(super) client_ir: BTreeMap<(ClientKind, Endpoint), f64>,
     /// (routes, instructions per lookup).
     pub(super) route_ir: Vec<(usize, f64)>,
+    /// Instructions per large-body request, by allocator.
+    pub(super) large_ir: BTreeMap<(Allocator, ServerKind, Endpoint), f64>,
+    /// Instructions per iteration of the batch's limit (no HTTP), by allocator.
+    pub(super) batch_limit_ir: BTreeMap<Allocator, f64>,
 }
 
 impl Report {
@@ -189,6 +193,8 @@ impl Report {
             }
         }
 
+        self.print_large_bodies(config, &mut json_ratios);
+
         // Clients.
         let mut json_clients = Vec::new();
         if !clients.is_empty() || !self.client_ir.is_empty() {
@@ -299,6 +305,7 @@ impl Report {
 
         let mut stdout = std::io::stdout();
         let _ = stdout.flush();
+        json_servers.extend(self.large_body_rows());
         json!({
             "config": {
                 "rounds": config.rounds,
@@ -314,5 +321,97 @@ impl Report {
             "route_matching": json_routes,
             "ratios": json_ratios,
         })
+    }
+}
+
+impl Report {
+    /// The large bodies table: each server's instructions per request against the limit — the
+    /// same body parsed, validated, summed and answered without HTTP — on each allocator.
+    fn print_large_bodies(&self, config: &Config, json_ratios: &mut Vec<Value>) {
+        let allocators: Vec<Allocator> = self.batch_limit_ir.keys().copied().collect();
+        if allocators.is_empty() {
+            return;
+        }
+        for endpoint in Endpoint::LARGE {
+            println!(
+                "\n=== Large bodies: {} ({} bytes), Ir/request and its ratio to the limit ===",
+                endpoint.name(),
+                crate::api::batch_json().len()
+            );
+            print!("  {:<18}", "server");
+            for allocator in &allocators {
+                print!(" {:>10} {:>8}", allocator.name(), "/ limit");
+            }
+            println!();
+            print!("  {:<18}", "limit (no HTTP)");
+            for allocator in &allocators {
+                print!(" {:>10.0} {:>8}", self.batch_limit_ir[allocator], "1.000");
+            }
+            println!();
+            for &kind in &config.servers {
+                print!("  {:<18}", kind.name());
+                for &allocator in &allocators {
+                    let ir = self.large_ir.get(&(allocator, kind, endpoint)).copied();
+                    let over = ir.map(|ir| ir / self.batch_limit_ir[&allocator]);
+                    print!(
+                        " {:>10} {:>8}",
+                        fmt_opt(ir, |v| format!("{v:.0}")),
+                        fmt_opt(over, |v| format!("{v:.3}"))
+                    );
+                    if kind == ServerKind::PactumNative {
+                        json_ratios.push(json!({
+                            "ratio": format!("{} {} / limit ({})", kind.name(), endpoint.name(), allocator.name()),
+                            "measure": "Ir",
+                            "value": over,
+                            "goal": "<= 1.10",
+                        }));
+                    }
+                }
+                println!();
+            }
+        }
+        println!("\n  the error path (one invalid item) / the happy path, Ir:");
+        for &kind in &config.servers {
+            print!("  {:<18}", kind.name());
+            for &allocator in &allocators {
+                let get = |e| self.large_ir.get(&(allocator, kind, e)).copied();
+                let over = ratio(get(Endpoint::BatchInvalid), get(Endpoint::Batch));
+                print!(" {:>19}", fmt_opt(over, |v| format!("{v:.3}")));
+                if kind == ServerKind::PactumNative {
+                    json_ratios.push(json!({
+                        "ratio": format!("{} batch error path / happy path ({})", kind.name(), allocator.name()),
+                        "measure": "Ir",
+                        "value": over,
+                        "goal": "<= 1.50",
+                    }));
+                }
+            }
+            println!();
+        }
+    }
+
+    /// The large bodies' rows for the JSON.
+    fn large_body_rows(&self) -> Vec<Value> {
+        let mut rows: Vec<Value> = self
+            .large_ir
+            .iter()
+            .map(|((allocator, kind, endpoint), ir)| {
+                json!({
+                    "server": kind.name(),
+                    "endpoint": endpoint.name(),
+                    "allocator": allocator.name(),
+                    "instructions_per_request": ir,
+                })
+            })
+            .collect();
+        rows.extend(self.batch_limit_ir.iter().map(|(allocator, ir)| {
+            json!({
+                "server": "limit",
+                "endpoint": Endpoint::Batch.name(),
+                "allocator": allocator.name(),
+                "instructions_per_request": ir,
+            })
+        }));
+        rows
     }
 }
