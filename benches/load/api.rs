@@ -9,10 +9,14 @@
 //! - `POST /batch` (large bodies): `{"items":[..]}`, 500 validated items (sku 1..=32 chars,
 //!   qty 1..=10000, up to 8 tags, a note up to 200 chars), about 104 KB → 200
 //!   `{"count","total_qty"}`; the same with one item out of its rules → 400
+//! - streaming (pactum's servers only): `GET /stream?size=N` → N bytes as a `Download`;
+//!   `PUT /stream` (up to 1 GiB, a `ByteStream`) → `{"bytes":N}`
 
 use std::borrow::Cow;
 use std::sync::OnceLock;
 
+use pactum::contract::Download;
+use pactum::upload::ByteStream;
 use pactum::{handler, handler::AnyHandler, route, Ctx, Endpoint, NoBody, NoParams, NoQuery};
 use serde::{Deserialize, Serialize};
 use validator::Validate;
@@ -220,7 +224,50 @@ pub(crate) fn batch_endpoint() -> Endpoint<NoParams, NoQuery, Batch, BatchTotals
         .expect("valid contract")
 }
 
-/// pactum's handlers for the four contracts.
+/// The query of `GET /stream`: how many bytes to send.
+#[derive(Debug, Clone, Serialize, Deserialize, Validate)]
+pub(crate) struct StreamSize {
+    pub(crate) size: u64,
+}
+
+/// The answer of `PUT /stream`: how many bytes came.
+#[derive(Debug, Clone, Serialize, Deserialize, Validate)]
+pub(crate) struct Received {
+    pub(crate) bytes: u64,
+}
+
+/// `GET /stream?size=N` (streaming, pactum only): N bytes, 64 KiB at a time, as a `Download`.
+pub(crate) fn download_endpoint() -> Endpoint<NoParams, StreamSize, NoBody, Download> {
+    Endpoint::get(route::static_path("/stream"))
+        .query::<StreamSize>()
+        .response::<Download>()
+        .build()
+        .expect("valid contract")
+}
+
+/// `PUT /stream` (streaming, pactum only): a body of up to 1 GiB read as it comes, counted.
+pub(crate) fn upload_endpoint() -> Endpoint<NoParams, NoQuery, ByteStream, Received> {
+    Endpoint::put(route::static_path("/stream"))
+        .body::<ByteStream>()
+        .body_limit(1 << 30)
+        .response::<Received>()
+        .status(http::StatusCode::OK)
+        .build()
+        .expect("valid contract")
+}
+
+/// `size` bytes in 64 KiB chunks of one static block: what the server costs per byte, not
+/// what making the bytes does.
+fn chunks_of(size: u64) -> Download {
+    static BLOCK: [u8; 64 * 1024] = [b'x'; 64 * 1024];
+    let chunks = (0..size.div_ceil(BLOCK.len() as u64)).map(move |i| {
+        let len = (size - i * BLOCK.len() as u64).min(BLOCK.len() as u64) as usize;
+        Ok::<_, std::convert::Infallible>(bytes::Bytes::from_static(&BLOCK[..len]))
+    });
+    Download::new(futures_util::stream::iter(chunks)).with_length(size)
+}
+
+/// pactum's handlers for the contracts.
 pub(crate) fn handlers() -> Vec<AnyHandler> {
     vec![
         handler(hello_endpoint(), |_| async { Ok(hello()) }).into(),
@@ -239,6 +286,22 @@ pub(crate) fn handlers() -> Vec<AnyHandler> {
         handler(
             batch_endpoint(),
             |ctx: Ctx<NoParams, NoQuery, Batch>| async move { Ok(totals(&ctx.body)) },
+        )
+        .into(),
+        handler(
+            download_endpoint(),
+            |ctx: Ctx<NoParams, StreamSize, NoBody>| async move { Ok(chunks_of(ctx.query.size)) },
+        )
+        .into(),
+        handler(
+            upload_endpoint(),
+            |mut ctx: Ctx<NoParams, NoQuery, ByteStream>| async move {
+                let mut bytes = 0;
+                while let Some(chunk) = ctx.body.next_chunk().await {
+                    bytes += chunk?.len() as u64;
+                }
+                Ok(Received { bytes })
+            },
         )
         .into(),
     ]

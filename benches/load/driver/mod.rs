@@ -5,6 +5,7 @@ mod cli;
 mod processes;
 mod report;
 mod stats;
+mod streaming;
 mod wrk;
 
 use std::process::ExitCode;
@@ -234,7 +235,14 @@ fn run(config: &Config) -> Result<()> {
         }
     }
 
-    let json = report.print(config);
+    let streaming = if config.streaming {
+        streaming::measure(&exe, config)?
+    } else {
+        Vec::new()
+    };
+
+    let mut json = report.print(config);
+    json["streaming"] = streaming.into();
     let path = config.out.join("results.json");
     std::fs::write(
         &path,
