@@ -289,9 +289,9 @@ where
     /// Validates what is given, sends the request, and decodes the answer into the contract's
     /// response type, validating it.
     ///
-    /// Compiles only when the params, the query and the body are ready: given, or not
-    /// declared — or, for a query whose type implements `Default`, left out (the default is
-    /// sent).
+    /// Compiles only when the params, the query, the body, the header params and the cookie
+    /// params are ready: given, or not declared — or, for a query, header params or cookie
+    /// params whose type implements `Default`, left out (the default is sent).
     ///
     /// # Errors
     ///
@@ -308,10 +308,11 @@ where
         PS: ParamsReady,
         QS: QueryReady<Q>,
         BS: BodyReady,
-        HS: HeaderParamsReady,
-        CS: CookieParamsReady,
+        HS: HeaderParamsReady<H>,
+        CS: CookieParamsReady<C>,
     {
-        self.send_inner(QS::default_query())
+        self.with_defaults::<QS, HS, CS>()
+            .send_inner()
             .await
             .map(Response::into_value)
     }
@@ -327,17 +328,30 @@ where
         PS: ParamsReady,
         QS: QueryReady<Q>,
         BS: BodyReady,
-        HS: HeaderParamsReady,
-        CS: CookieParamsReady,
+        HS: HeaderParamsReady<H>,
+        CS: CookieParamsReady<C>,
     {
-        self.send_inner(QS::default_query()).await
+        self.with_defaults::<QS, HS, CS>().send_inner().await
     }
 
-    /// `default_query` is sent when no query was given.
-    async fn send_inner(self, default_query: Option<Q>) -> Result<Response<R>, Error<E>> {
+    /// The call with the defaults of what was left out: a query, header params or cookie
+    /// params of a type with `Default` (none for what is given or not declared).
+    fn with_defaults<QR, HR, CR>(mut self) -> Self
+    where
+        QR: QueryReady<Q>,
+        HR: HeaderParamsReady<H>,
+        CR: CookieParamsReady<C>,
+    {
+        self.given_query = self.given_query.or_else(QR::default_query);
+        self.given_header_params = self.given_header_params.or_else(HR::default_header_params);
+        self.given_cookie_params = self.given_cookie_params.or_else(CR::default_cookie_params);
+        self
+    }
+
+    async fn send_inner(self) -> Result<Response<R>, Error<E>> {
         let base = self.client.base_url();
         let client = self.client;
-        let (received, target, again) = self.exchange(default_query).await.map_err(Error::typed)?;
+        let (received, target, again) = self.exchange().await.map_err(Error::typed)?;
         if let Some(declared) =
             Error::of_declared(received.status, &received.headers, &received.body)
         {
@@ -352,10 +366,7 @@ where
 
     /// Validates, encodes and sends the call: the answer, where it went, and, for an event
     /// stream, the request to send again to resume it.
-    async fn exchange(
-        self,
-        default_query: Option<Q>,
-    ) -> Result<(Received, Target, Option<Box<Prepared>>), Error> {
+    async fn exchange(self) -> Result<(Received, Target, Option<Box<Prepared>>), Error> {
         let Self {
             client,
             endpoint,
@@ -392,7 +403,6 @@ where
             check(Part::Params, params)?;
         }
         let path = crate::url::path(endpoint, params.as_ref())?;
-        let query = query.or(default_query);
         let query = match &query {
             Some(query) => {
                 check(Part::Query, query)?;

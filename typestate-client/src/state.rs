@@ -188,29 +188,73 @@ pub trait BodyNotGiven: sealed::Sealed {}
 #[diagnostic::do_not_recommend]
 impl<S: sealed::Sealed + sealed::NotGiven> BodyNotGiven for S {}
 
-/// The header params of a call are ready: given, or not declared by the contract.
+/// The header params of a call are ready: given, not declared by the contract, or of a type
+/// that implements `Default` (every header optional, say) — then the default is sent.
 ///
-/// A bound of [`Call::send`](crate::Call::send); implemented for [`Provided`] and [`Absent`].
+/// A bound of [`Call::send`](crate::Call::send); implemented for [`Provided`] and [`Absent`]
+/// whatever `H`, and for [`Declared`] when `H: Default`.
 #[diagnostic::on_unimplemented(
-    message = "this endpoint declares header params: call `.header_params(..)` before `.send()`",
+    message = "this endpoint declares header params `{H}`: call `.header_params(..)` before `.send()`",
     label = "the header params are missing",
-    note = "the contract declares request headers with `.headers::<T>()`"
+    note = "to send `{H}::default()` when `.header_params(..)` is left out, derive or implement `Default` for `{H}`"
 )]
-pub trait HeaderParamsReady: sealed::Sealed {}
+pub trait HeaderParamsReady<H>: sealed::Sealed {
+    /// The header params to send when none were given: `H::default()` for declared ones.
+    #[doc(hidden)]
+    fn default_header_params() -> Option<H>;
+}
 #[diagnostic::do_not_recommend]
-impl<S: sealed::Sealed + sealed::Ready> HeaderParamsReady for S {}
+impl<H> HeaderParamsReady<H> for Absent {
+    fn default_header_params() -> Option<H> {
+        None
+    }
+}
+#[diagnostic::do_not_recommend]
+impl<H> HeaderParamsReady<H> for Provided {
+    fn default_header_params() -> Option<H> {
+        None
+    }
+}
+#[diagnostic::do_not_recommend]
+impl<H: Default> HeaderParamsReady<H> for Declared {
+    fn default_header_params() -> Option<H> {
+        Some(H::default())
+    }
+}
 
-/// The cookie params of a call are ready: given, or not declared by the contract.
+/// The cookie params of a call are ready: given, not declared by the contract, or of a type
+/// that implements `Default` — then the default is sent.
 ///
-/// A bound of [`Call::send`](crate::Call::send); implemented for [`Provided`] and [`Absent`].
+/// A bound of [`Call::send`](crate::Call::send); implemented for [`Provided`] and [`Absent`]
+/// whatever `C`, and for [`Declared`] when `C: Default`.
 #[diagnostic::on_unimplemented(
-    message = "this endpoint declares cookie params: call `.cookie_params(..)` before `.send()`",
+    message = "this endpoint declares cookie params `{C}`: call `.cookie_params(..)` before `.send()`",
     label = "the cookie params are missing",
-    note = "the contract declares cookies with `.cookies::<T>()`"
+    note = "to send `{C}::default()` when `.cookie_params(..)` is left out, derive or implement `Default` for `{C}`"
 )]
-pub trait CookieParamsReady: sealed::Sealed {}
+pub trait CookieParamsReady<C>: sealed::Sealed {
+    /// The cookie params to send when none were given: `C::default()` for declared ones.
+    #[doc(hidden)]
+    fn default_cookie_params() -> Option<C>;
+}
 #[diagnostic::do_not_recommend]
-impl<S: sealed::Sealed + sealed::Ready> CookieParamsReady for S {}
+impl<C> CookieParamsReady<C> for Absent {
+    fn default_cookie_params() -> Option<C> {
+        None
+    }
+}
+#[diagnostic::do_not_recommend]
+impl<C> CookieParamsReady<C> for Provided {
+    fn default_cookie_params() -> Option<C> {
+        None
+    }
+}
+#[diagnostic::do_not_recommend]
+impl<C: Default> CookieParamsReady<C> for Declared {
+    fn default_cookie_params() -> Option<C> {
+        Some(C::default())
+    }
+}
 
 /// The contract declares header params: `.header_params(..)` can be called. A bound of
 /// [`Call::header_params`](crate::Call::header_params).

@@ -168,3 +168,71 @@ async fn a_query_left_out_is_sent_as_its_default() {
     let given = client.call(&page).query(Page { size: 3 }).send().await;
     assert_eq!(given.unwrap(), Page { size: 3 });
 }
+
+/// Header and cookie params of types with a `Default` may be left out too: their defaults are
+/// sent (an optional header's `None`: no header).
+#[tokio::test]
+async fn header_and_cookie_params_left_out_are_sent_as_their_defaults() {
+    #[derive(
+        Debug, Default, PartialEq, serde::Serialize, serde::Deserialize, validator::Validate,
+    )]
+    #[serde(rename_all = "kebab-case")]
+    struct Conditional {
+        if_none_match: Option<String>,
+    }
+    #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize, validator::Validate)]
+    struct Prefs {
+        theme: String,
+    }
+    impl Default for Prefs {
+        fn default() -> Self {
+            Self {
+                theme: "light".into(),
+            }
+        }
+    }
+    #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize, validator::Validate)]
+    struct Seen {
+        if_none_match: Option<String>,
+        theme: String,
+    }
+    let page = pactum::Endpoint::get(pactum::route!("/page"))
+        .headers::<Conditional>()
+        .cookies::<Prefs>()
+        .response::<Seen>()
+        .build()
+        .unwrap();
+    type PageCtx =
+        pactum::Ctx<pactum::NoParams, pactum::NoQuery, pactum::NoBody, Conditional, Prefs>;
+    let pipeline = Pipeline::new(vec![pactum::handler(
+        page.clone(),
+        |ctx: PageCtx| async move {
+            Ok(Seen {
+                if_none_match: ctx.header_params.if_none_match,
+                theme: ctx.cookie_params.theme,
+            })
+        },
+    )
+    .into()])
+    .unwrap();
+    let client = Client::in_process(pipeline);
+    let defaults = client.call(&page).send().await.unwrap();
+    let expected = Seen {
+        if_none_match: None,
+        theme: "light".into(),
+    };
+    assert_eq!(defaults, expected);
+    let given = client
+        .call(&page)
+        .header_params(Conditional {
+            if_none_match: Some("\"v2\"".into()),
+        })
+        .cookie_params(Prefs {
+            theme: "dark".into(),
+        })
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(given.if_none_match.as_deref(), Some("\"v2\""));
+    assert_eq!(given.theme, "dark");
+}
