@@ -157,6 +157,7 @@ impl<T: Slot, H: Slot> Slot for WithHeaders<T, H> {
 /// assert_eq!(answer.status(), StatusCode::TOO_MANY_REQUESTS);
 /// assert_eq!(answer.headers()["retry-after"], "30");
 /// ```
+#[diagnostic::do_not_recommend]
 impl<E: ErrorAnswer, H: Slot + fmt::Debug> ErrorAnswer for WithHeaders<E, H> {
     const STATUSES: &'static [StatusCode] = E::STATUSES;
 
