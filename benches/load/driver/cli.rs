@@ -22,6 +22,7 @@ OPTIONS
   --no-load             skip the wrk measurements
   --no-callgrind        skip the instruction counts
   --no-client           skip the client benchmark
+  --no-h2               skip the HTTP/2 (h2c) instruction counts (needs h2load and nghttp)
   --keep-profiles       keep the callgrind output files (in --out) for callgrind_annotate
   --out DIR             where to write results.json (default target/peer-load)
 ";
@@ -37,6 +38,7 @@ pub(super) struct Config {
     pub(super) client_calls: u64,
     pub(super) load: bool,
     pub(super) client: bool,
+    pub(super) h2: bool,
     pub(super) keep_profiles: bool,
     pub(super) out: PathBuf,
 }
@@ -53,6 +55,7 @@ pub(super) fn parse_args(args: &[String]) -> Result<Config, String> {
         client_calls: 20_000,
         load: true,
         client: true,
+        h2: true,
         keep_profiles: false,
         out: PathBuf::from("target/peer-load"),
     };
@@ -85,6 +88,7 @@ pub(super) fn parse_args(args: &[String]) -> Result<Config, String> {
             "--no-load" => config.load = false,
             "--no-callgrind" => config.callgrind = None,
             "--no-client" => config.client = false,
+            "--no-h2" => config.h2 = false,
             "--keep-profiles" => config.keep_profiles = true,
             "--out" => config.out = PathBuf::from(value()?),
             "--bench" => {} // passed by `cargo bench`
