@@ -10,7 +10,7 @@
 # per-instruction profile, with --keep-profiles) or "--cache-sim=yes --branch-sim=yes".
 #
 # Needs Linux, two cores (servers are pinned to one, wrk and the clients to the other), and
-# wrk, valgrind and taskset, installed here from Debian's packages when missing.
+# wrk, valgrind, taskset and h2load/nghttp (nghttp2-client), installed here from Debian's packages when missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -18,6 +18,8 @@ missing=()
 command -v wrk >/dev/null 2>&1 || missing+=(wrk)
 command -v valgrind >/dev/null 2>&1 || missing+=(valgrind)
 command -v taskset >/dev/null 2>&1 || missing+=(util-linux)
+# The HTTP/2 rows: h2load sends the requests, nghttp checks the answers.
+command -v h2load >/dev/null 2>&1 || missing+=(nghttp2-client)
 # The large-body rows are measured on glibc's allocator and on mimalloc (preloaded).
 [ -e /usr/lib/x86_64-linux-gnu/libmimalloc.so.2 ] || missing+=(libmimalloc2.0)
 if ((${#missing[@]})); then

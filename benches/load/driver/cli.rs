@@ -23,6 +23,7 @@ OPTIONS
   --no-callgrind        skip the instruction counts
   --no-client           skip the client benchmark
   --no-streaming        skip the 100 MiB download and upload (pactum's servers)
+  --no-h2               skip the HTTP/2 (h2c) instruction counts (needs h2load and nghttp)
   --keep-profiles       keep the callgrind output files (in --out) for callgrind_annotate
   --out DIR             where to write results.json (default target/peer-load)
 ";
@@ -39,6 +40,7 @@ pub(super) struct Config {
     pub(super) load: bool,
     pub(super) client: bool,
     pub(super) streaming: bool,
+    pub(super) h2: bool,
     pub(super) keep_profiles: bool,
     pub(super) out: PathBuf,
 }
@@ -56,6 +58,7 @@ pub(super) fn parse_args(args: &[String]) -> Result<Config, String> {
         load: true,
         client: true,
         streaming: true,
+        h2: true,
         keep_profiles: false,
         out: PathBuf::from("target/peer-load"),
     };
@@ -89,6 +92,7 @@ pub(super) fn parse_args(args: &[String]) -> Result<Config, String> {
             "--no-callgrind" => config.callgrind = None,
             "--no-client" => config.client = false,
             "--no-streaming" => config.streaming = false,
+            "--no-h2" => config.h2 = false,
             "--keep-profiles" => config.keep_profiles = true,
             "--out" => config.out = PathBuf::from(value()?),
             "--bench" => {} // passed by `cargo bench`

@@ -2,6 +2,7 @@
 
 mod callgrind;
 mod cli;
+mod h2;
 mod processes;
 mod report;
 mod stats;
@@ -17,6 +18,7 @@ use crate::servers::ServerKind;
 
 use callgrind::*;
 use cli::*;
+use h2::*;
 use processes::*;
 use report::*;
 use stats::*;
@@ -233,6 +235,10 @@ fn run(config: &Config) -> Result<()> {
             }
             server.stop();
         }
+    }
+
+    if config.h2 {
+        run_h2(&exe, config, &mut report)?;
     }
 
     let streaming = if config.streaming {

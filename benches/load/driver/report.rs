@@ -24,6 +24,8 @@ pub(super) struct Report {
     pub(super) large_ir: BTreeMap<(Allocator, ServerKind, Endpoint), f64>,
     /// Instructions per iteration of the batch's limit (no HTTP), by allocator.
     pub(super) batch_limit_ir: BTreeMap<Allocator, f64>,
+    /// Instructions per request over HTTP/2 (h2c), see `h2.rs`.
+    pub(super) h2_ir: BTreeMap<(ServerKind, Endpoint), f64>,
 }
 
 impl Report {
@@ -194,6 +196,7 @@ impl Report {
         }
 
         self.print_large_bodies(config, &mut json_ratios);
+        let h2_rows = self.print_h2(&mut json_ratios);
 
         // Clients.
         let mut json_clients = Vec::new();
@@ -306,6 +309,7 @@ impl Report {
         let mut stdout = std::io::stdout();
         let _ = stdout.flush();
         json_servers.extend(self.large_body_rows());
+        json_servers.extend(h2_rows);
         json!({
             "config": {
                 "rounds": config.rounds,

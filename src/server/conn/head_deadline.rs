@@ -232,7 +232,9 @@ impl<I: AsyncRead + Unpin> AsyncRead for HeadDeadline<I> {
             buf.put_slice(&this.replay.split_to(n));
             return Poll::Ready(Ok(()));
         }
-        this.track_streams(cx);
+        // The streams are not tracked before reading: the deadline is only read when a read
+        // or a write waits (`stalled`) and after a flush, which track them first (HTTP/2: a
+        // request reads 4 times, 2 of them waiting).
         let before = buf.filled().len();
         match Pin::new(&mut this.inner).poll_read(cx, buf) {
             Poll::Ready(Ok(())) => match this.protocol {

@@ -43,7 +43,8 @@ pub(crate) struct Http2Idle {
 impl Http2Idle {
     /// The connection's deadline: none while a stream is being worked on (the caller's task
     /// is then woken when the last one ends), else `current` if no stream progressed since it
-    /// was set, or the idle timeout from now.
+    /// was set, or the idle timeout from now. Inlined, as [`Streams::busy_or_wake`].
+    #[inline]
     pub(crate) fn deadline(
         &mut self,
         cx: &Context<'_>,
