@@ -22,6 +22,8 @@ OPTIONS
   --no-load             skip the wrk measurements
   --no-callgrind        skip the instruction counts
   --no-client           skip the client benchmark
+  --no-memory           skip the memory per idle connection
+  --memory-connections N  idle keep-alive connections per memory run (default 10000)
   --keep-profiles       keep the callgrind output files (in --out) for callgrind_annotate
   --out DIR             where to write results.json (default target/peer-load)
 ";
@@ -38,6 +40,8 @@ pub(super) struct Config {
     pub(super) load: bool,
     pub(super) client: bool,
     pub(super) keep_profiles: bool,
+    /// Idle connections per memory run; `None`: no memory measurement.
+    pub(super) memory: Option<usize>,
     pub(super) out: PathBuf,
 }
 
@@ -54,6 +58,7 @@ pub(super) fn parse_args(args: &[String]) -> Result<Config, String> {
         load: true,
         client: true,
         keep_profiles: false,
+        memory: Some(10_000),
         out: PathBuf::from("target/peer-load"),
     };
     let mut it = args.iter();
@@ -86,6 +91,8 @@ pub(super) fn parse_args(args: &[String]) -> Result<Config, String> {
             "--no-callgrind" => config.callgrind = None,
             "--no-client" => config.client = false,
             "--keep-profiles" => config.keep_profiles = true,
+            "--no-memory" => config.memory = None,
+            "--memory-connections" => config.memory = Some(number(value()?)? as usize),
             "--out" => config.out = PathBuf::from(value()?),
             "--bench" => {} // passed by `cargo bench`
             "-h" | "--help" => return Err(String::new()),
