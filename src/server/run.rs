@@ -250,6 +250,7 @@ async fn accept_loop<L: Accept, M: PerConnection>(
             on_client_error: options.on_client_error.clone(),
             answers: answers.clone(),
             max_headers: options.max_headers,
+            permit,
         };
         // A task of its own for each: a task's allocation is the size of its future, the
         // largest of its states, and a TLS connection's (rustls state, the handshake's timer)
@@ -257,7 +258,6 @@ async fn accept_loop<L: Accept, M: PerConnection>(
         #[cfg(feature = "tls")]
         if let Some(acceptor) = tls.clone() {
             tokio::spawn(async move {
-                let _permit = permit;
                 match tokio::time::timeout(handshake_timeout, acceptor.accept(stream)).await {
                     Ok(Ok(stream)) => connection.serve(stream).await,
                     Ok(Err(error)) => connection.client_error(&error),
@@ -269,10 +269,7 @@ async fn accept_loop<L: Accept, M: PerConnection>(
             });
             continue;
         }
-        tokio::spawn(async move {
-            let _permit = permit;
-            connection.serve(stream).await;
-        });
+        tokio::spawn(connection.serve(stream));
     }
     drop(listener);
     let finished = shutdown.drain(options.shutdown_timeout).await;
