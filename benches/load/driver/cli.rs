@@ -24,6 +24,8 @@ OPTIONS
   --no-client           skip the client benchmark
   --no-streaming        skip the 100 MiB download and upload (pactum's servers)
   --no-h2               skip the HTTP/2 (h2c) instruction counts (needs h2load and nghttp)
+  --no-memory           skip the memory per idle connection
+  --memory-connections N  idle keep-alive connections per memory run (default 10000)
   --keep-profiles       keep the callgrind output files (in --out) for callgrind_annotate
   --out DIR             where to write results.json (default target/peer-load)
 ";
@@ -42,6 +44,8 @@ pub(super) struct Config {
     pub(super) streaming: bool,
     pub(super) h2: bool,
     pub(super) keep_profiles: bool,
+    /// Idle connections per memory run; `None`: no memory measurement.
+    pub(super) memory: Option<usize>,
     pub(super) out: PathBuf,
 }
 
@@ -60,6 +64,7 @@ pub(super) fn parse_args(args: &[String]) -> Result<Config, String> {
         streaming: true,
         h2: true,
         keep_profiles: false,
+        memory: Some(10_000),
         out: PathBuf::from("target/peer-load"),
     };
     let mut it = args.iter();
@@ -94,6 +99,8 @@ pub(super) fn parse_args(args: &[String]) -> Result<Config, String> {
             "--no-streaming" => config.streaming = false,
             "--no-h2" => config.h2 = false,
             "--keep-profiles" => config.keep_profiles = true,
+            "--no-memory" => config.memory = None,
+            "--memory-connections" => config.memory = Some(number(value()?)? as usize),
             "--out" => config.out = PathBuf::from(value()?),
             "--bench" => {} // passed by `cargo bench`
             "-h" | "--help" => return Err(String::new()),

@@ -3,6 +3,7 @@
 mod callgrind;
 mod cli;
 mod h2;
+mod memory;
 mod processes;
 mod report;
 mod stats;
@@ -169,6 +170,12 @@ fn run(config: &Config) -> Result<()> {
         server.stop();
     }
 
+    // Each server alone, after the others have stopped.
+    let memory = match config.memory {
+        Some(connections) if connections > 0 => Some(memory::measure(&exe, config, connections)?),
+        _ => None,
+    };
+
     if let Some((n1, n2)) = config.callgrind {
         println!("\ninstruction counts under callgrind ({n1} and {n2} requests; marginal cost)");
         for &kind in &config.servers {
@@ -249,6 +256,9 @@ fn run(config: &Config) -> Result<()> {
 
     let mut json = report.print(config);
     json["streaming"] = streaming.into();
+    if let Some(memory) = &memory {
+        memory::report(memory, config, &mut json);
+    }
     let path = config.out.join("results.json");
     std::fs::write(
         &path,

@@ -105,11 +105,18 @@ mod idle;
 mod in_flight;
 mod request_rules;
 
+#[cfg(feature = "http2")]
+use std::future::Future;
+#[cfg(feature = "http2")]
+use std::pin::Pin;
 use std::sync::Arc;
+#[cfg(feature = "http2")]
+use std::task::{ready, Context, Poll};
 use std::time::Duration;
 
 use hyper_util::rt::TokioIo;
 use tokio::io::{AsyncRead, AsyncWrite};
+use tokio::sync::OwnedSemaphorePermit;
 
 use connection_service::ConnectionService;
 use head_deadline::HeadDeadline;
@@ -144,6 +151,8 @@ pub(super) struct Connection<S> {
     pub(super) answers: ErrorAnswers,
     /// `ServerOptions::max_headers`, counted here on HTTP/2 (hyper counts HTTP/1's).
     pub(super) max_headers: usize,
+    /// The `max_connections` permit, held until the connection ends.
+    pub(super) permit: Option<OwnedSemaphorePermit>,
 }
 
 impl<S: CallShared> Connection<S> {
@@ -161,6 +170,7 @@ impl<S: CallShared> Connection<S> {
             on_client_error,
             answers,
             max_headers,
+            permit,
         } = self;
         // What the connection's head deadline needs to know: when a request is in flight.
         let requests = Arc::new(InFlight::new(Arc::clone(&shutdown)));
@@ -198,7 +208,15 @@ impl<S: CallShared> Connection<S> {
             let connection = builders
                 .http2
                 .serve_connection(TokioIo::new(io), hyper_service);
-            shutdown.watch(connection, streams).await
+            // On a task of its own, this one ending: a task is the size of its future's
+            // largest state, and HTTP/2's and HTTP/1's are about as large (1.8 KB each,
+            // peer_load under dhat); on this task, every connection would carry both.
+            tokio::spawn(Http2Task {
+                served: shutdown.watch(connection, streams),
+                on_client_error,
+                _permit: permit,
+            });
+            return;
         } else {
             let connection = builders
                 .http1
@@ -215,11 +233,42 @@ impl<S: CallShared> Connection<S> {
         if let Err(error) = served {
             report_client_error(on_client_error.as_ref(), &error);
         }
+        drop(permit);
     }
 
     #[cfg(feature = "tls")]
     pub(super) fn client_error(&self, error: &(dyn std::error::Error + 'static)) {
         report_client_error(self.on_client_error.as_ref(), error);
+    }
+}
+
+#[cfg(feature = "http2")]
+pin_project_lite::pin_project! {
+    /// An HTTP/2 connection on its task: served, its error reported, its permit held. A
+    /// future of its own rather than an `async` block, which would hold `served` twice (the
+    /// block's capture, and the future it awaits).
+    struct Http2Task<F> {
+        #[pin]
+        served: F,
+        on_client_error: Option<ErrorHook>,
+        _permit: Option<OwnedSemaphorePermit>,
+    }
+}
+
+#[cfg(feature = "http2")]
+impl<F, E> Future for Http2Task<F>
+where
+    F: Future<Output = Result<(), E>>,
+    E: std::error::Error + 'static,
+{
+    type Output = ();
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<()> {
+        let this = self.project();
+        if let Err(error) = ready!(this.served.poll(cx)) {
+            report_client_error(this.on_client_error.as_ref(), &error);
+        }
+        Poll::Ready(())
     }
 }
 
