@@ -2,9 +2,12 @@
 //! `Location` and `X-Total-Count` its contract declares, and its declared 429 with a typed
 //! `Retry-After`, on every adapter.
 
+use pactum::contract::{NoContent, WithHeaders};
+use pactum::{handler, route, Endpoint, Pipeline};
 use serde_json::json;
 
-use crate::support::TestServer;
+use crate::api::{RetryAfter, TicketFlood};
+use crate::support::{native_with, options, warp_with, TestServer};
 
 pub async fn the_declared_headers_are_sent(app: &TestServer) {
     for id in 1..=2 {
@@ -47,3 +50,36 @@ on_every_adapter!(
     the_declared_headers_are_sent,
     a_declared_error_sends_its_headers
 );
+
+/// A contract that declares `WithHeaders<E, H>` does not take a bare `E`: its headers cannot
+/// be left out. The handler that returns one gets a 500 without the error's text.
+async fn a_bare_error_without_its_headers_is_a_500(app: &TestServer) {
+    let answer = app.get("/flood").await;
+    answer.assert(500, json!({"error": "Internal server error"}));
+    assert!(answer.headers.get("retry-after").is_none());
+}
+
+fn flood_app() -> pactum::pipeline::PipelineBuilder {
+    let flood = Endpoint::get(route!("/flood"))
+        .errors::<WithHeaders<TicketFlood, RetryAfter>>()
+        .build()
+        .expect("valid contract");
+    let flood = handler(flood, |_| async {
+        let bare = TicketFlood {
+            error: "Too many tickets".into(),
+            code: "flood".into(),
+        };
+        Err::<NoContent, _>(bare.into())
+    });
+    Pipeline::builder(vec![flood.into()])
+}
+
+#[tokio::test]
+async fn a_bare_error_without_its_headers_is_a_500_native() {
+    a_bare_error_without_its_headers_is_a_500(&native_with(flood_app(), options()).await).await;
+}
+
+#[tokio::test]
+async fn a_bare_error_without_its_headers_is_a_500_warp() {
+    a_bare_error_without_its_headers_is_a_500(&warp_with(flood_app()).await).await;
+}

@@ -176,18 +176,7 @@ fn one_run(
 
 /// `VmRSS` of a process, in KiB.
 fn rss_kib(pid: u32) -> Result<u64> {
-    std::fs::read_to_string(format!("/proc/{pid}/status"))
-        .map_err(|e| format!("/proc/{pid}/status: {e}"))?
-        .lines()
-        .find_map(|line| {
-            line.strip_prefix("VmRSS:")?
-                .trim()
-                .trim_end_matches("kB")
-                .trim()
-                .parse()
-                .ok()
-        })
-        .ok_or_else(|| format!("no VmRSS in /proc/{pid}/status"))
+    status_kib(pid, "VmRSS").ok_or_else(|| format!("no VmRSS in /proc/{pid}/status"))
 }
 
 /// `VmRSS` once it has not changed for 500 ms (read every 100 ms, at most 4 s).

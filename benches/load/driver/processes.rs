@@ -143,19 +143,7 @@ impl Server {
     }
 
     pub(super) fn peak_rss_kib(&self) -> u64 {
-        std::fs::read_to_string(format!("/proc/{}/status", self.pid))
-            .ok()
-            .and_then(|status| {
-                status.lines().find_map(|line| {
-                    line.strip_prefix("VmHWM:")?
-                        .trim()
-                        .trim_end_matches("kB")
-                        .trim()
-                        .parse()
-                        .ok()
-                })
-            })
-            .unwrap_or(0)
+        status_kib(self.pid, "VmHWM").unwrap_or(0)
     }
 
     /// Closes stdin (the server exits) and waits.
@@ -234,4 +222,19 @@ pub(super) fn verify(running: &[(ServerKind, Server)]) -> Result<()> {
         );
     }
     Ok(())
+}
+
+/// A memory figure of `/proc/PID/status` in KiB (`VmRSS`, `VmHWM`); `None` when the process
+/// is gone or has no such line.
+pub(super) fn status_kib(pid: u32, field: &str) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    status.lines().find_map(|line| {
+        line.strip_prefix(field)?
+            .strip_prefix(':')?
+            .trim()
+            .trim_end_matches("kB")
+            .trim()
+            .parse()
+            .ok()
+    })
 }

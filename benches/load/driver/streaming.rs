@@ -64,12 +64,14 @@ pub(super) fn measure(exe: &Path, config: &Config) -> Result<Vec<Value>> {
     for kind in servers {
         for direction in Direction::ALL {
             let server = Server::spawn(exe, kind, Some(config.server_cpu), None)?;
-            let (cpu_before, rss_before) = (cpu_ns(server.pid)?, rss_kib(server.pid, "VmRSS"));
+            let cpu_before = cpu_ns(server.pid)?;
+            let rss_before = status_kib(server.pid, "VmRSS").unwrap_or(0);
             let started = Instant::now();
             transfer(server.port, direction, size).map_err(|e| e.to_string())?;
             let wall = started.elapsed();
             let cpu = cpu_ns(server.pid)? - cpu_before;
-            let (peak, after) = (rss_kib(server.pid, "VmHWM"), rss_kib(server.pid, "VmRSS"));
+            let peak = status_kib(server.pid, "VmHWM").unwrap_or(0);
+            let after = status_kib(server.pid, "VmRSS").unwrap_or(0);
             server.stop();
             let per_byte = match config.callgrind {
                 Some(_) => Some(instructions_per_byte(exe, config, kind, direction)?),
@@ -211,22 +213,4 @@ fn cpu_ns(pid: u32) -> Result<u64> {
             .unwrap_or(0);
     }
     Ok(total)
-}
-
-/// A `/proc/PID/status` figure in KiB (`VmRSS`, `VmHWM`).
-fn rss_kib(pid: u32, field: &str) -> u64 {
-    std::fs::read_to_string(format!("/proc/{pid}/status"))
-        .ok()
-        .and_then(|status| {
-            status.lines().find_map(|line| {
-                line.strip_prefix(field)?
-                    .trim_start_matches(':')
-                    .trim()
-                    .trim_end_matches("kB")
-                    .trim()
-                    .parse()
-                    .ok()
-            })
-        })
-        .unwrap_or(0)
 }
