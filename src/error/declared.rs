@@ -206,6 +206,8 @@ pub(super) struct DeclaredAnswer {
     pub(super) body: Bytes,
     pub(super) source: BoxError,
     /// Its typed headers ([`WithHeaders`](crate::contract::WithHeaders)); most often none.
+    /// Written by the pipeline's answer.
+    #[cfg_attr(not(feature = "pipeline"), allow(dead_code))]
     pub(super) headers: Vec<(HeaderName, HeaderValue)>,
     /// The declared type.
     #[cfg_attr(not(feature = "pipeline"), allow(dead_code))]
