@@ -691,3 +691,37 @@ async fn a_refused_body_still_being_sent_gets_its_answer_native() {
 async fn a_refused_body_still_being_sent_gets_its_answer_warp() {
     a_refused_body_still_being_sent_gets_its_answer(&support::warp().await).await;
 }
+
+/// An HTTP/2 connection keeps its `max_connections` slot after it moves to a task of its own
+/// (once its preface is read), and gives it back when it ends.
+#[tokio::test]
+async fn an_h2c_connection_holds_its_connection_slot_until_it_ends() {
+    let app = native_with(crate::api::handlers(), options().max_connections(1)).await;
+    let tcp = TcpStream::connect(app.addr).await.expect("connect");
+    let (client, connection) = h2::client::handshake(tcp).await.expect("handshake");
+    let driver = tokio::spawn(async move {
+        let _ = connection.await;
+    });
+    let mut client = client.ready().await.expect("ready");
+    let request = pactum::http::Request::get(app.url("/health"))
+        .body(())
+        .expect("request");
+    let (answer, _) = client.send_request(request, true).expect("sent");
+    assert_eq!(answer.await.expect("answered").status(), 200);
+
+    // The slot is held: a second connection waits.
+    let mut second = TcpStream::connect(app.addr).await.expect("connect");
+    second.write_all(HEALTH).await.expect("write");
+    let mut buf = [0u8; 64];
+    let waited = tokio::time::timeout(Duration::from_millis(500), second.read(&mut buf)).await;
+    assert!(
+        waited.is_err(),
+        "served while the h2c connection held the only slot"
+    );
+
+    // The h2c connection ends: the slot is given back, the waiting one served.
+    drop(client);
+    driver.abort();
+    let answer = read_to_close(&mut second, Duration::from_secs(5)).await;
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer:?}");
+}
