@@ -7,6 +7,7 @@ use std::io;
 use std::net::SocketAddr;
 #[cfg(unix)]
 use std::path::Path;
+use std::time::Duration;
 
 use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::net::{TcpListener, TcpStream};
@@ -127,6 +128,9 @@ pub(super) trait Accept: Send + 'static {
     type Io: AsyncRead + AsyncWrite + Unpin + Send + 'static;
 
     fn accept(&self) -> impl Future<Output = io::Result<(Self::Io, Option<SocketAddr>)>> + Send;
+
+    /// Turns TCP keep-alive on for an accepted connection, where it has one.
+    fn keep_alive(_io: &Self::Io, _idle: Duration) {}
 }
 
 impl Accept for TcpListener {
@@ -136,6 +140,10 @@ impl Accept for TcpListener {
         let (stream, peer) = TcpListener::accept(self).await?;
         let _ = stream.set_nodelay(true);
         Ok((stream, Some(peer)))
+    }
+
+    fn keep_alive(io: &TcpStream, idle: Duration) {
+        super::keepalive::enable(io, idle);
     }
 }
 

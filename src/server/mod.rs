@@ -3,6 +3,7 @@
 mod builders;
 mod conn;
 mod error_answers;
+mod keepalive;
 mod listener;
 mod options;
 mod refusable;
@@ -11,7 +12,6 @@ mod servable;
 mod serve;
 mod service;
 mod shutdown;
-mod streams;
 #[cfg(feature = "tls")]
 mod tls;
 

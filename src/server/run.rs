@@ -156,7 +156,8 @@ pub(super) async fn listen<M: PerConnection>(
     mut options: ServerOptions,
     answers: ErrorAnswers,
 ) -> std::io::Result<Server> {
-    if options.header_read_timeout.is_some() {
+    // The thread that times request heads and idle HTTP/2 connections.
+    if options.header_read_timeout.is_some() || options.http2_idle().is_some() {
         super::conn::start_head_watch()?;
     }
     let listener = match options.listener.take() {
@@ -240,6 +241,9 @@ async fn accept_loop<L: Accept, M: PerConnection>(
                 }
             },
         };
+        if let Some(idle) = options.tcp_keepalive {
+            L::keep_alive(&stream, idle);
+        }
         let connection = Connection {
             builders: Arc::clone(&builders),
             service: make.for_peer(peer),

@@ -40,7 +40,7 @@ use crate::pipeline::IntoPipeline;
 /// # Errors
 ///
 /// [`ServeError::Config`] for a handler list that cannot be routed, [`ServeError::Bind`] when
-/// the address cannot be bound (or, with a header read timeout, when the process's thread
+/// the address cannot be bound (or, with a header read or HTTP/2 idle timeout, when the process's thread
 /// that keeps it cannot start: the system is out of threads).
 pub fn serve(app: impl IntoPipeline, options: ServerOptions) -> Serve {
     let pipeline = app.into_pipeline();

@@ -7,7 +7,7 @@
 //!
 //! An HTTP/2 connection idle for its timeout is shut down gracefully here too (one more
 //! atomic load per poll): its `HeadDeadline` ([`conn`](super::conn)) says so
-//! through its [`Streams`].
+//! through its [`InFlight`] count.
 
 use std::future::Future;
 use std::pin::Pin;
@@ -20,7 +20,7 @@ use hyper_util::server::graceful::GracefulConnection;
 use tokio::sync::futures::OwnedNotified;
 use tokio::sync::Notify;
 
-use super::streams::Streams;
+use super::conn::InFlight;
 
 const RUNNING: u8 = 0;
 /// Connections finish what they are doing and close.
@@ -51,16 +51,16 @@ impl Shutdown {
     }
 
     /// Serves `connection` until it ends, or until the shutdown drains (a graceful close) or
-    /// forces (dropped). `streams` says when an HTTP/2 connection is idle (a graceful close).
+    /// forces (dropped). `requests` says when an HTTP/2 connection is idle (a graceful close).
     pub(crate) fn watch<C: GracefulConnection>(
         self: &Arc<Self>,
         connection: C,
-        streams: Arc<Streams>,
+        requests: Arc<InFlight>,
     ) -> Drain<C> {
         self.open.fetch_add(1, Ordering::Relaxed);
         Drain {
             connection,
-            streams,
+            requests,
             notified: Arc::clone(&self.changed).notified_owned(),
             registered: false,
             seen: RUNNING,
@@ -153,7 +153,7 @@ pin_project_lite::pin_project! {
     pub(crate) struct Drain<C> {
         #[pin]
         connection: C,
-        streams: Arc<Streams>,
+        requests: Arc<InFlight>,
         #[pin]
         notified: OwnedNotified,
         registered: bool,
@@ -202,7 +202,7 @@ impl<C: GracefulConnection> Future for Drain<C> {
             }
         }
         let polled = this.connection.as_mut().poll(cx);
-        if polled.is_pending() && this.streams.take_idle() {
+        if polled.is_pending() && this.requests.take_idle() {
             this.connection.as_mut().graceful_shutdown();
             return this.connection.poll(cx);
         }

@@ -1,7 +1,7 @@
 //! [`ConnectionService`]: what hyper calls for each request of one connection — the
 //! application's service, with the connection's bookkeeping around it: the request counted in
-//! flight until its answer is sent (the head deadline and hyper's own answers read it), its
-//! HTTP/2 stream counted (the idle timeout), `https` noted for the URL, the HTTP rules hyper
+//! flight until its answer is sent (the head deadline, hyper's own answers and the HTTP/2 idle
+//! timeout read it), `https` noted for the URL, the HTTP rules hyper
 //! does not check kept ([`RequestRules`]: a request that breaks one is answered here, and the
 //! service never sees it), and, once the server drains, an HTTP/1 answer marked
 //! `connection: close`.
@@ -26,14 +26,12 @@ use crate::response::EndsOnShutdown;
 use crate::server::error_answers::ErrorAnswers;
 use crate::server::servable::{CallShared, Servable};
 use crate::server::shutdown::Shutdown;
-use crate::server::streams::{StreamGuard, Streams};
 
 /// The service hyper runs on one connection.
 pub(super) struct ConnectionService<S> {
     pub(super) service: S,
     pub(super) secure: bool,
     pub(super) in_flight: Arc<InFlight>,
-    pub(super) streams: Arc<Streams>,
     pub(super) shutdown: Arc<Shutdown>,
     pub(super) rules: RequestRules,
     /// How a refusal's body is formatted (the pipeline's formatter under [`serve`](crate::serve)).
@@ -50,7 +48,6 @@ impl<S: CallShared> hyper::service::Service<http::Request<Incoming>> for Connect
             request.extensions_mut().insert(Scheme::HTTPS);
         }
         let version = request.version();
-        let stream = (version == http::Version::HTTP_2).then(|| StreamGuard::new(&self.streams));
         let guard = InFlightGuard::new(&self.in_flight);
         let close = self.shutdown.closes_answers(version);
         let state = if let Some(rejection) = self.rules.refusal(version, request.headers()) {
@@ -82,7 +79,7 @@ impl<S: CallShared> hyper::service::Service<http::Request<Incoming>> for Connect
         Answer {
             state,
             guard: Some(guard),
-            stream,
+            http2: version == http::Version::HTTP_2,
             close,
         }
     }
@@ -121,7 +118,7 @@ pin_project_lite::pin_project! {
         #[pin]
         state: State<S>,
         guard: Option<InFlightGuard>,
-        stream: Option<StreamGuard>,
+        http2: bool,
         close: bool,
     }
 }
@@ -161,17 +158,17 @@ impl<S: Servable> Future for Answer<S> {
                             .insert(CONNECTION, HeaderValue::from_static("close"));
                     }
                     let guard = this.guard.take().expect("`Answer` polled after completion");
-                    let stream = this.stream.take();
                     if let Some(ends) = response.extensions().get::<EndsOnShutdown>() {
                         ends.set(guard.drain_signal());
                     }
-                    return Poll::Ready(Ok(response.map(|body| Counted::new(body, guard, stream))));
+                    let http2 = *this.http2;
+                    return Poll::Ready(Ok(response.map(|body| Counted::new(body, guard, http2))));
                 }
                 StateProj::Refused { answer } => {
                     let answer = answer.take().expect("`Answer` polled after completion");
                     let guard = this.guard.take().expect("`Answer` polled after completion");
-                    let stream = this.stream.take();
-                    return Poll::Ready(Ok(answer.map(|body| Counted::new(body, guard, stream))));
+                    let http2 = *this.http2;
+                    return Poll::Ready(Ok(answer.map(|body| Counted::new(body, guard, http2))));
                 }
                 StateProj::Failed { error } => {
                     return Poll::Ready(Err(error

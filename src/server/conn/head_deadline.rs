@@ -11,8 +11,12 @@
 //! flight ([`InFlight`]: from the moment hyper hands it a parsed head until its response body
 //! has been sent): a request costs no clock read and no timer.
 //!
-//! HTTP/2 is told apart by its preface; after it, a timer times the connection's idle time
-//! instead ([`Http2Idle`]: hyper's HTTP/2 has no header or idle timeout).
+//! HTTP/2 is told apart by its preface; after it, the same watch times the connection's idle
+//! time instead (hyper's HTTP/2 has no header or idle timeout): no stream in flight — none
+//! being worked on; a stream whose answer waits on the peer's window counts as idle, the
+//! zero-window defence — for the idle timeout, and the connection is shut down gracefully
+//! (GOAWAY, by its [`Drain`](crate::server::shutdown::Drain)); still open one idle timeout
+//! later, it is closed.
 
 use std::future::Future;
 use std::io;
@@ -27,7 +31,6 @@ use tokio::time::{Instant, Sleep};
 
 use super::control_frames::ControlFrames;
 use super::head_watch::HeadWatch;
-use super::idle::Http2Idle;
 use super::in_flight::InFlight;
 
 /// How long a closing HTTP/1 connection keeps reading what its client still sends, at most
@@ -54,14 +57,19 @@ enum Protocol {
 pub(crate) struct HeadDeadline<I> {
     inner: I,
     /// The header read timeout of an HTTP/1 connection (or one whose protocol is not known
-    /// yet); `None` without a timeout, and once the connection is HTTP/2.
+    /// yet), the idle timeout of an HTTP/2 one; `None` without a timeout, and once an HTTP/2
+    /// connection was idle for it.
     watch: Option<Arc<HeadWatch>>,
     /// The waker last given to `watch`.
     watch_waker: Option<Waker>,
-    /// HTTP/2: when the connection has been idle for its timeout.
+    /// The connection's requests (HTTP/2: streams) in flight, which the watch reads.
+    requests: Arc<InFlight>,
+    /// HTTP/2: its idle timeout, timed once the preface is read.
+    http2_idle: Option<Duration>,
+    /// HTTP/2, shut down for its idle timeout: when to close it.
     deadline: Option<Instant>,
-    /// HTTP/2's idle timeout and a closing connection's linger: allocated when a read first
-    /// waits with a deadline; fires at or before it.
+    /// The close of an idle HTTP/2 connection and a closing connection's linger: allocated
+    /// when a read first waits with a deadline; fires at or before it.
     timer: Option<Pin<Box<Sleep>>>,
     /// The timer was polled pending and has this connection's task to wake: while it has not
     /// fired and fires at or before the deadline, it need not be polled again.
@@ -73,15 +81,16 @@ pub(crate) struct HeadDeadline<I> {
     control: ControlFrames,
     /// Once an HTTP/1 connection has shut its writing down: how much more it reads, until.
     linger: Option<(usize, Instant)>,
-    http2: Option<Http2Idle>,
 }
 
 impl<I> HeadDeadline<I> {
     pub(crate) fn new(inner: I, timeout: Option<Duration>, requests: Arc<InFlight>) -> Self {
         Self {
             inner,
-            watch: timeout.map(|timeout| HeadWatch::register(requests, timeout)),
+            watch: timeout.map(|timeout| HeadWatch::register(Arc::clone(&requests), timeout)),
             watch_waker: None,
+            requests,
+            http2_idle: None,
             deadline: None,
             timer: None,
             armed: false,
@@ -89,7 +98,6 @@ impl<I> HeadDeadline<I> {
             replay: Bytes::new(),
             control: ControlFrames::default(),
             linger: None,
-            http2: None,
         }
     }
 
@@ -117,9 +125,9 @@ impl<I> HeadDeadline<I> {
         Ok(self.protocol == Protocol::Http2)
     }
 
-    /// With an HTTP/2 idle timeout: the connection's streams, and the timeout.
-    pub(crate) fn http2_idle(mut self, idle: Option<Http2Idle>) -> Self {
-        self.http2 = idle;
+    /// With an HTTP/2 idle timeout, if the connection turns out to be HTTP/2.
+    pub(crate) fn http2_idle(mut self, timeout: Option<Duration>) -> Self {
+        self.http2_idle = timeout;
         self
     }
 
@@ -138,55 +146,47 @@ impl<I> HeadDeadline<I> {
                 if let Some(watch) = self.watch.take() {
                     watch.release();
                 }
-                // No stream can be open yet: the connection is idle from here.
-                self.deadline = self
-                    .http2
-                    .as_ref()
-                    .map(|idle| Instant::now() + idle.timeout);
+                // No stream can be open yet: the connection is idle from here, timed by the
+                // watch as a wait for a head is (registered once per connection).
+                self.watch_waker = None;
+                self.watch = self
+                    .http2_idle
+                    .map(|timeout| HeadWatch::register(Arc::clone(&self.requests), timeout));
                 return;
             }
         }
         self.protocol = Protocol::Unknown { matched };
     }
 
-    /// On HTTP/2: no deadline while a stream is being worked on; the idle timeout from when
-    /// none is.
-    #[inline]
-    fn track_streams(&mut self, cx: &Context<'_>) {
-        if let (Protocol::Http2, Some(idle)) = (self.protocol, &mut self.http2) {
-            self.deadline = idle.deadline(cx, self.deadline);
-        }
-    }
-
     /// Reading or writing waits: `Some` error once the connection must close. An idle
     /// HTTP/2 connection is first shut down gracefully, and closed one idle timeout later.
     fn stalled(&mut self, cx: &mut Context<'_>) -> Option<io::Error> {
         if let Some(watch) = &self.watch {
-            return watch.overdue(cx, &mut self.watch_waker).then(|| {
-                io::Error::new(
-                    io::ErrorKind::TimedOut,
-                    "no complete request head before the header read timeout",
-                )
-            });
-        }
-        // A stream may have progressed since the deadline was set (its window opened, on
-        // another task) without this task reading: a write waits now, the deadline moves.
-        self.track_streams(cx);
-        let deadline = self.deadline?;
-        if !self.passed(cx, deadline) {
-            return None;
-        }
-        let message = match (self.protocol, &self.http2) {
-            (Protocol::Http2, Some(idle)) => {
-                self.protocol = Protocol::Http2Closing;
-                let close = idle.shut_down();
-                self.deadline = Some(close);
-                let _ = self.passed(cx, close);
+            if !watch.overdue(cx, &mut self.watch_waker) {
                 return None;
             }
-            _ => "HTTP/2 still open an idle timeout after its GOAWAY",
-        };
-        Some(io::Error::new(io::ErrorKind::TimedOut, message))
+            if self.protocol != Protocol::Http2 {
+                return Some(io::Error::new(
+                    io::ErrorKind::TimedOut,
+                    "no complete request head before the header read timeout",
+                ));
+            }
+            // Idle for the timeout: GOAWAY (its `Drain` takes the flag after this poll),
+            // then closed at the deadline if still open.
+            let timeout = watch.timeout();
+            watch.release();
+            self.watch = None;
+            self.protocol = Protocol::Http2Closing;
+            self.requests.set_idle();
+            self.deadline = Some(Instant::now() + timeout);
+        }
+        let deadline = self.deadline?;
+        self.passed(cx, deadline).then(|| {
+            io::Error::new(
+                io::ErrorKind::TimedOut,
+                "HTTP/2 still open an idle timeout after its GOAWAY",
+            )
+        })
     }
 
     /// `true` once `deadline` has passed; else the task is woken when it does.
@@ -232,9 +232,6 @@ impl<I: AsyncRead + Unpin> AsyncRead for HeadDeadline<I> {
             buf.put_slice(&this.replay.split_to(n));
             return Poll::Ready(Ok(()));
         }
-        // The streams are not tracked before reading: the deadline is only read when a read
-        // or a write waits (`stalled`) and after a flush, which track them first (HTTP/2: a
-        // request reads 4 times, 2 of them waiting).
         let before = buf.filled().len();
         match Pin::new(&mut this.inner).poll_read(cx, buf) {
             Poll::Ready(Ok(())) => match this.protocol {
@@ -312,11 +309,6 @@ impl<I: AsyncRead + AsyncWrite + Unpin> AsyncWrite for HeadDeadline<I> {
             // an overdue wait wakes it and the next read says so.
             if this.watch_waker.is_none() {
                 let _ = watch.overdue(cx, &mut this.watch_waker);
-            }
-        } else {
-            this.track_streams(cx);
-            if let Some(deadline) = this.deadline {
-                let _ = this.passed(cx, deadline);
             }
         }
         flushed

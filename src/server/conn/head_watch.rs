@@ -2,7 +2,8 @@
 //! whole process rather than by a timer per connection.
 //!
 //! A connection waits for a request head from its start, and on HTTP/1.1 again each time its
-//! last request in flight is answered. Its [`InFlight`] count says which wait it is in: the
+//! last request in flight is answered. An HTTP/2 connection is watched the same way for its
+//! idle timeout once its preface is read: idle while none of its streams is in flight. Its [`InFlight`] count says which wait it is in: the
 //! count of requests started changes with every request, so two equal snapshots with none in
 //! flight are the same wait. The watch thread reads every connection's snapshot a few times
 //! per timeout; a wait it has seen unchanged for the whole timeout is overdue, and the
@@ -123,7 +124,13 @@ impl HeadWatch {
         watch
     }
 
-    /// The connection turned out to be HTTP/2: no longer watched.
+    /// The timeout this connection is watched for.
+    pub(crate) fn timeout(&self) -> Duration {
+        self.timeout
+    }
+
+    /// No longer watched: the connection turned out to be HTTP/2 (watched again for its idle
+    /// timeout), or is closing.
     pub(crate) fn release(&self) {
         self.watched.store(false, Ordering::Relaxed);
     }
@@ -133,24 +140,28 @@ impl HeadWatch {
         !self.watched.load(Ordering::Relaxed)
     }
 
-    /// Whether the connection's wait for a head is overdue (never while a request is in
-    /// flight); the caller's task is woken when it becomes so. `stored` is the caller's copy
-    /// of the waker it stored last: the same task's waker is not stored again.
+    /// Whether the connection's wait for a head (HTTP/2: its idle time) is overdue (never
+    /// while a request is in flight); the caller's task is woken when it becomes so.
+    /// `stored` is the caller's copy of the waker it stored last: the same task's waker is
+    /// not stored again.
     #[inline]
     pub(crate) fn overdue(&self, cx: &Context<'_>, stored: &mut Option<Waker>) -> bool {
-        let snapshot = self.requests.snapshot();
-        if !InFlight::none_at(snapshot) {
-            // Nothing to wake it for: the connection is read or flushed again once the
-            // request's answer is sent, and stores its waker then.
-            return false;
-        }
+        // Stored even while a request is in flight: an HTTP/2 stream ends on a task of its
+        // own, and the connection's may not run again before its idle time is overdue.
         // Before the flag's read: a wait found overdue after it wakes this task.
         if !stored.as_ref().is_some_and(|w| w.will_wake(cx.waker())) {
-            let waker = cx.waker().clone();
-            *self.waker.lock().unwrap_or_else(PoisonError::into_inner) = Some(waker.clone());
-            *stored = Some(waker);
+            self.store_waker(cx, stored);
         }
-        self.overdue.load(Ordering::Acquire) == snapshot | 1
+        let snapshot = self.requests.snapshot();
+        InFlight::none_at(snapshot) && self.overdue.load(Ordering::Acquire) == snapshot | 1
+    }
+
+    /// Once per connection (per task it moves to): out of line.
+    #[inline(never)]
+    fn store_waker(&self, cx: &Context<'_>, stored: &mut Option<Waker>) {
+        let waker = cx.waker().clone();
+        *self.waker.lock().unwrap_or_else(PoisonError::into_inner) = Some(waker.clone());
+        *stored = Some(waker);
     }
 }
 

@@ -129,7 +129,17 @@ impl<I: AsyncWrite + Unpin> HyperErrors<I> {
     }
 
     /// Sends what is to be written in place of hyper's answer, then lets everything through.
+    /// Inlined: on the usual path (nothing to replace) a comparison.
+    #[inline]
     fn drain(&mut self, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        if matches!(self.state, State::Collecting(_) | State::Replacing(_)) {
+            return self.replace(cx);
+        }
+        Poll::Ready(Ok(()))
+    }
+
+    #[cold]
+    fn replace(&mut self, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
         if let State::Collecting(head) = &mut self.state {
             // Flushed before its end: sent as hyper wrote it.
             self.state = State::Replacing(Bytes::from(std::mem::take(head)));

@@ -1,10 +1,12 @@
 //! [`InFlight`]: how many requests of a connection are in flight and have started — counted
 //! by the service ([`InFlightGuard`], held by the response body: [`Counted`]), read by the
 //! connection's IO ([`HeadDeadline`](super::head_deadline::HeadDeadline),
-//! [`HyperErrors`](super::hyper_errors::HyperErrors)).
+//! [`HyperErrors`](super::hyper_errors::HyperErrors)) and, on HTTP/2, by the idle timeout
+//! (the [`HeadWatch`](super::head_watch::HeadWatch), whose decision the connection's
+//! [`Drain`](crate::server::shutdown::Drain) carries out).
 
 use std::pin::Pin;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::task::{Context, Poll};
 
@@ -12,7 +14,6 @@ use http_body::{Body, Frame, SizeHint};
 
 use crate::response::DrainSignal;
 use crate::server::shutdown::{Shutdown, UntilDrain};
-use crate::server::streams::StreamGuard;
 
 /// How many requests of a connection are in flight, and how many have started: counted by
 /// the service, read by the connection's [`HeadDeadline`](super::head_deadline::HeadDeadline) and
@@ -21,8 +22,17 @@ use crate::server::streams::StreamGuard;
 /// One word, so that a request costs one atomic add and one subtraction: the low 32 bits
 /// count the requests in flight, the high 32 bits the requests started (wrapping). With the
 /// server's shutdown, for the answers that end when it starts ([`Counted`]).
+///
+/// On HTTP/2 a request is a stream, and the connection is idle while none is in flight: its
+/// idle timeout is timed from the same counts, by the header read timeout's watch.
 #[derive(Debug)]
-pub(crate) struct InFlight(AtomicU64, Arc<Shutdown>);
+pub(crate) struct InFlight {
+    counts: AtomicU64,
+    shutdown: Arc<Shutdown>,
+    /// Set when an HTTP/2 connection was idle for its timeout; taken by its
+    /// [`Drain`](crate::server::shutdown::Drain), which starts the graceful shutdown (GOAWAY).
+    idle: AtomicBool,
+}
 
 /// A count on a server that never shuts down.
 #[cfg(test)]
@@ -38,20 +48,35 @@ const STARTED: u64 = 1 << 32;
 impl InFlight {
     /// A connection's count, on a server that shuts down with `shutdown`.
     pub(crate) fn new(shutdown: Arc<Shutdown>) -> Self {
-        Self(AtomicU64::new(0), shutdown)
+        Self {
+            counts: AtomicU64::new(0),
+            shutdown,
+            idle: AtomicBool::new(false),
+        }
     }
 
     /// The counts as they are now: two snapshots differ when a request started in between;
     /// [`InFlight::none_at`] reads one.
     #[inline]
     pub(crate) fn snapshot(&self) -> u64 {
-        self.0.load(Ordering::Relaxed)
+        self.counts.load(Ordering::Relaxed)
     }
 
     /// Whether no request was in flight at `snapshot`.
     #[inline]
     pub(crate) fn none_at(snapshot: u64) -> bool {
         snapshot & (STARTED - 1) == 0
+    }
+
+    /// The HTTP/2 connection was idle for its timeout: its graceful shutdown is due.
+    pub(crate) fn set_idle(&self) {
+        self.idle.store(true, Ordering::Release);
+    }
+
+    /// Whether the graceful shutdown is due, once: read on every poll of the connection.
+    #[inline]
+    pub(crate) fn take_idle(&self) -> bool {
+        self.idle.load(Ordering::Relaxed) && self.idle.swap(false, Ordering::Acquire)
     }
 }
 
@@ -61,14 +86,17 @@ impl InFlight {
 pub(crate) struct InFlightGuard {
     requests: Arc<InFlight>,
     paused: bool,
+    /// An HTTP/2 stream's: no longer counted once its last frame is produced.
+    http2: bool,
 }
 
 impl InFlightGuard {
     pub(crate) fn new(requests: &Arc<InFlight>) -> Self {
-        requests.0.fetch_add(STARTED + 1, Ordering::Relaxed);
+        requests.counts.fetch_add(STARTED + 1, Ordering::Relaxed);
         Self {
             requests: Arc::clone(requests),
             paused: false,
+            http2: false,
         }
     }
 
@@ -77,20 +105,22 @@ impl InFlightGuard {
     #[inline]
     fn pause(&mut self) {
         self.paused = true;
-        self.requests.0.fetch_sub(1, Ordering::Relaxed);
+        self.requests.counts.fetch_sub(1, Ordering::Relaxed);
     }
 
     /// Asked again: progress, counted as a request started (a new wait for the watch).
     #[inline]
     fn resume(&mut self) {
         self.paused = false;
-        self.requests.0.fetch_add(STARTED + 1, Ordering::Relaxed);
+        self.requests
+            .counts
+            .fetch_add(STARTED + 1, Ordering::Relaxed);
     }
 
     /// What tells a streamed answer of this connection that the server shuts down.
     pub(crate) fn drain_signal(&self) -> Box<dyn DrainSignal> {
         Box::new(UntilDrainSignal(Mutex::new(Box::pin(UntilDrain::new(
-            &self.requests.1,
+            &self.requests.shutdown,
         )))))
     }
 }
@@ -108,43 +138,38 @@ impl DrainSignal for UntilDrainSignal {
 impl Drop for InFlightGuard {
     fn drop(&mut self) {
         if !self.paused {
-            self.requests.0.fetch_sub(1, Ordering::Relaxed);
+            self.requests.counts.fetch_sub(1, Ordering::Relaxed);
         }
     }
 }
 
 pin_project_lite::pin_project! {
-    /// A response body that keeps its request counted in flight until it is dropped; on
-    /// HTTP/2, with its stream counted as worked on until its last frame is produced
-    /// ([`StreamGuard`]: the idle timeout's count).
+    /// A response body that keeps its request counted in flight until it is dropped (hyper
+    /// drops it once it has been sent).
     ///
     /// The send deadline: between handing hyper a frame that is not the last and being asked
     /// for the next, a body waits on the peer (hyper asks when the peer has read enough, or
     /// opened its flow-control window). That time is not counted: it is timed as the
-    /// connection's idle time — on HTTP/1.1 by the header read timeout's watch, on HTTP/2 by
-    /// the idle timeout — so a peer that stops reading a stream has its connection closed
-    /// like an idle one. An HTTP/2 body also waits from the moment its response is handed
-    /// over (hyper asks for the first frame once the peer's window allows).
+    /// connection's idle time — on HTTP/1.1 as the wait for a head, on HTTP/2 as its idle
+    /// time, both by the header read timeout's watch — so a peer that stops reading a stream
+    /// has its connection closed like an idle one. An HTTP/2 body also waits from the moment
+    /// its response is handed over (hyper asks for the first frame once the peer's window
+    /// allows).
     pub(crate) struct Counted<B> {
         #[pin]
         body: B,
         guard: InFlightGuard,
-        stream: Option<StreamGuard>,
     }
 }
 
 impl<B> Counted<B> {
-    /// `body`, answering the request `guard` counts, whose HTTP/2 stream `stream` counts
-    /// (`None` on HTTP/1.1).
-    pub(crate) fn new(body: B, guard: InFlightGuard, mut stream: Option<StreamGuard>) -> Self {
-        if let Some(stream) = &mut stream {
-            stream.pause();
+    /// `body`, answering the request `guard` counts; `http2` when it is an HTTP/2 stream's.
+    pub(crate) fn new(body: B, mut guard: InFlightGuard, http2: bool) -> Self {
+        if http2 {
+            guard.http2 = true;
+            guard.pause();
         }
-        Self {
-            body,
-            guard,
-            stream,
-        }
+        Self { body, guard }
     }
 }
 
@@ -159,26 +184,20 @@ impl<B: Body> Body for Counted<B> {
     ) -> Poll<Option<Result<Frame<B::Data>, B::Error>>> {
         let this = self.project();
         let mut body = this.body;
-        let Some(stream) = this.stream else {
-            // HTTP/1.1: a one-piece answer's frame is its last (no pause); a stream's are not.
-            let guard = this.guard;
-            if guard.paused {
-                guard.resume();
-            }
-            let polled = body.as_mut().poll_frame(cx);
-            if let Poll::Ready(Some(Ok(_))) = &polled {
-                if !body.is_end_stream() {
-                    guard.pause();
-                }
-            }
-            return polled;
-        };
-        stream.resume();
+        let guard = this.guard;
+        // Asked for a frame: the server's turn again (progress, a new wait for the watch).
+        if guard.paused {
+            guard.resume();
+        }
         let polled = body.as_mut().poll_frame(cx);
-        match &polled {
-            Poll::Pending => {}
-            Poll::Ready(Some(Ok(_))) if !body.is_end_stream() => stream.pause(),
-            Poll::Ready(_) => stream.end(),
+        if let Poll::Ready(frame) = &polled {
+            // Between two frames, the peer's turn. After the last, an HTTP/1 answer counts
+            // until it is sent (hyper writes it on the connection's task, then drops it); an
+            // HTTP/2 stream's no longer does: what is left is the peer's to read.
+            let last = !matches!(frame, Some(Ok(_))) || body.is_end_stream();
+            if !last || guard.http2 {
+                guard.pause();
+            }
         }
         polled
     }
@@ -191,5 +210,108 @@ impl<B: Body> Body for Counted<B> {
     #[inline]
     fn size_hint(&self) -> SizeHint {
         self.body.size_hint()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::future::Future;
+    use std::task::Waker;
+
+    use bytes::Bytes;
+    use http_body_util::{BodyExt, Full, StreamBody};
+
+    use super::*;
+
+    /// Polls the body's next data frame, which is ready at once.
+    fn poll_one_frame<B: Body + Unpin>(body: &mut B)
+    where
+        B::Error: std::fmt::Debug,
+    {
+        let mut frame = std::pin::pin!(body.frame());
+        match frame.as_mut().poll(&mut Context::from_waker(Waker::noop())) {
+            Poll::Ready(Some(Ok(_))) => {}
+            _ => panic!("the body's frame is ready at once"),
+        }
+    }
+
+    fn two_frames() -> impl Body<Data = Bytes, Error = std::convert::Infallible> + Unpin {
+        let frames = ["a", "b"].map(|data| Ok(Frame::data(Bytes::from_static(data.as_bytes()))));
+        StreamBody::new(futures_util::stream::iter(frames))
+    }
+
+    #[test]
+    fn an_http1_answer_is_in_flight_until_dropped() {
+        let requests = Arc::new(InFlight::default());
+        let mut body = Counted::new(
+            Full::new(Bytes::from_static(b"x")),
+            InFlightGuard::new(&requests),
+            false,
+        );
+        poll_one_frame(&mut body);
+        assert!(body.is_end_stream());
+        assert!(
+            !InFlight::none_at(requests.snapshot()),
+            "its last frame: not paused"
+        );
+        drop(body);
+        assert!(InFlight::none_at(requests.snapshot()));
+    }
+
+    /// A body between a frame and the next is not in flight (the watch times the peer), and
+    /// each time it is asked again counts as a request started (a new wait).
+    #[test]
+    fn a_stream_waiting_on_the_peer_is_not_in_flight() {
+        let requests = Arc::new(InFlight::default());
+        let mut body = Counted::new(two_frames(), InFlightGuard::new(&requests), false);
+        assert!(!InFlight::none_at(requests.snapshot()));
+        poll_one_frame(&mut body);
+        let waiting = requests.snapshot();
+        assert!(
+            InFlight::none_at(waiting),
+            "a frame handed out: the peer's turn"
+        );
+        poll_one_frame(&mut body);
+        let again = requests.snapshot();
+        assert!(InFlight::none_at(again));
+        assert_ne!(again, waiting, "asked again: a new wait");
+        drop(body);
+        assert_eq!(
+            requests.snapshot(),
+            again,
+            "a paused request is not ended twice"
+        );
+    }
+
+    /// HTTP/2: handed to hyper, an answer waits until hyper asks for its first frame (the
+    /// peer's window): the connection is idle meanwhile; asked, it is progress.
+    #[test]
+    fn an_http2_answer_waits_on_the_peer_until_asked() {
+        let requests = Arc::new(InFlight::default());
+        let mut body = Counted::new(
+            Full::new(Bytes::from_static(b"x")),
+            InFlightGuard::new(&requests),
+            true,
+        );
+        let handed = requests.snapshot();
+        assert!(InFlight::none_at(handed), "not asked yet: the peer's turn");
+        poll_one_frame(&mut body);
+        let ended = requests.snapshot();
+        assert!(
+            InFlight::none_at(ended),
+            "its last frame produced: the rest is the peer's to read"
+        );
+        assert_ne!(ended, handed, "asked: progress, a new wait");
+        drop(body);
+        assert_eq!(requests.snapshot(), ended, "not ended twice");
+    }
+
+    #[test]
+    fn idle_is_taken_once() {
+        let requests = InFlight::default();
+        assert!(!requests.take_idle());
+        requests.set_idle();
+        assert!(requests.take_idle());
+        assert!(!requests.take_idle());
     }
 }

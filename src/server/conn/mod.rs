@@ -23,7 +23,7 @@
 //!      |  HTTP/1:  HeadWatch     header read timeout, kept by one thread   head_watch.rs
 //!      |           linger        lingering close once hyper shuts writing
 //!      |  HTTP/2:  ControlFrames PING / SETTINGS flood cut-off             control_frames.rs
-//!      |           Http2Idle     idle timeout: GOAWAY, then close          idle.rs
+//!      |           HeadWatch     idle timeout: GOAWAY, then close          head_watch.rs
 //!      v
 //!   TokioIo<_>                   hyper-util: tokio's IO as hyper's
 //!      |                         `rt::Read` / `rt::Write`
@@ -33,10 +33,10 @@
 //!      |
 //!      :  each request
 //!      v
-//!   ConnectionService<S>         counts the request (InFlight) and its     connection_service.rs
-//!      |                         HTTP/2 stream (Streams), notes `https`,   in_flight.rs
-//!      |                         `connection: close` while draining; the   (streams.rs)
-//!      v                         answer's body as Counted<_>
+//!   ConnectionService<S>         counts the request (InFlight; on HTTP/2   connection_service.rs
+//!      |                         a stream), notes `https`, `connection:    in_flight.rs
+//!      |                         close` while draining; the answer's body
+//!      v                         as Counted<_>
 //!   S: PactumService             the application, or any tower service     (servable.rs)
 //!      | WithPeer<_>             with its peer as an extension
 //! ```
@@ -44,9 +44,8 @@
 //! The wrappers share one count, [`InFlight`]: the service counts each
 //! request from when hyper hands it over until its response body has been sent (the
 //! body holds the guard); the IO wrappers read it to know whether the connection is between
-//! requests. And one [`Streams`]: the HTTP/2 streams being worked on, counted by the service,
-//! read by the idle timeout, whose decision [`Drain`](super::shutdown::Drain) carries out
-//! (`streams.rs`, beside this folder: the shutdown reads it too). How hyper's own answers are
+//! requests, or (HTTP/2) idle: the idle timeout's decision is carried out by
+//! [`Drain`](super::shutdown::Drain), which reads it too. How hyper's own answers are
 //! formatted, [`ErrorAnswers`], is a server setting the options hold (`error_answers.rs`).
 //!
 //! # What each relies on in hyper, and what would retire it
@@ -76,10 +75,10 @@
 //!   limit (it has one for the resets it sends, hyperium/h2#737); it relies on h2 reading
 //!   nothing more while an answer is pending (memory stays bounded) and on the frames being
 //!   plain bytes here (above TLS). No upstream issue found for a PING / SETTINGS limit.
-//! - **`Http2Idle`** and **`Streams`** work around hyper's HTTP/2 server having no idle timeout
-//!   (its keep-alive PINGs only find dead peers): hyperium/hyper#1628 (open). They rely on
-//!   hyper's `graceful_shutdown` sending GOAWAY, and on each HTTP/2 stream running on its own
-//!   task (the one ending the last stream wakes the connection's).
+//! - The **HTTP/2 idle timeout** (`HeadWatch` on the streams' `InFlight` count) works around
+//!   hyper's HTTP/2 server having no idle timeout (its keep-alive PINGs only find dead
+//!   peers): hyperium/hyper#1628 (open). It relies on hyper's `graceful_shutdown` sending
+//!   GOAWAY, and on hyper dropping each stream's answer once sent.
 //! - **`RequestRules`** (in `ConnectionService`) keeps two HTTP rules hyper 1.12 does not:
 //!   exactly one valid `Host` on HTTP/1 (RFC 9112 §3.2) and the header count limit on
 //!   HTTP/2. It relies on hyper's map keeping the request's order of names and on a refused
@@ -101,7 +100,6 @@ mod control_frames;
 mod head_deadline;
 mod head_watch;
 mod hyper_errors;
-mod idle;
 mod in_flight;
 mod request_rules;
 
@@ -121,8 +119,6 @@ use tokio::sync::OwnedSemaphorePermit;
 use connection_service::ConnectionService;
 use head_deadline::HeadDeadline;
 use hyper_errors::HyperErrors;
-use idle::Http2Idle;
-use in_flight::InFlight;
 use request_rules::RequestRules;
 
 use super::builders::Builders;
@@ -130,14 +126,10 @@ use super::error_answers::ErrorAnswers;
 use super::options::ErrorHook;
 use super::servable::CallShared;
 use super::shutdown::Shutdown;
-use super::streams::Streams;
 
 // The header read timeout's thread, started with the first server that has the timeout.
 pub(super) use head_watch::start as start_head_watch;
-#[cfg(test)]
-pub(super) use in_flight::InFlight as InFlightCount;
-#[cfg(test)]
-pub(super) use in_flight::{Counted, InFlightGuard};
+pub(super) use in_flight::InFlight;
 
 /// What one connection task needs.
 pub(super) struct Connection<S> {
@@ -174,25 +166,17 @@ impl<S: CallShared> Connection<S> {
         } = self;
         // What the connection's head deadline needs to know: when a request is in flight.
         let requests = Arc::new(InFlight::new(Arc::clone(&shutdown)));
-        // HTTP/2: the streams being worked on, for the idle timeout (`idle.rs`).
-        let streams = Arc::new(Streams::default());
         let hyper_service = ConnectionService {
             service,
             secure,
             in_flight: Arc::clone(&requests),
-            streams: Arc::clone(&streams),
             shutdown: Arc::clone(&shutdown),
             rules: RequestRules { max_headers },
             answers: answers.clone(),
         };
         let io = HyperErrors::new(io, Arc::clone(&requests), answers);
-        let mut io = HeadDeadline::new(io, header_read_timeout, requests).http2_idle(
-            http2_idle_timeout.map(|timeout| Http2Idle {
-                timeout,
-                streams: Arc::clone(&streams),
-                progress: 0,
-            }),
-        );
+        let mut io = HeadDeadline::new(io, header_read_timeout, Arc::clone(&requests))
+            .http2_idle(http2_idle_timeout);
         let http2 = match io.detect().await {
             Ok(http2) => http2,
             Err(error) => {
@@ -212,7 +196,7 @@ impl<S: CallShared> Connection<S> {
             // largest state, and HTTP/2's and HTTP/1's are about as large (1.8 KB each,
             // peer_load under dhat); on this task, every connection would carry both.
             tokio::spawn(Http2Task {
-                served: shutdown.watch(connection, streams),
+                served: shutdown.watch(connection, requests),
                 on_client_error,
                 _permit: permit,
             });
@@ -221,14 +205,14 @@ impl<S: CallShared> Connection<S> {
             let connection = builders
                 .http1
                 .serve_connection(TokioIo::new(io), hyper_service);
-            shutdown.watch(connection, streams).await
+            shutdown.watch(connection, requests).await
         };
         #[cfg(not(feature = "http2"))]
         let served = {
             let connection = builders
                 .http1
                 .serve_connection(TokioIo::new(io), hyper_service);
-            shutdown.watch(connection, streams).await
+            shutdown.watch(connection, requests).await
         };
         if let Err(error) = served {
             report_client_error(on_client_error.as_ref(), &error);
