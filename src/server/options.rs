@@ -336,7 +336,9 @@ impl ServerOptions {
     /// [`header_read_timeout`](Self::header_read_timeout) (10 s), as for an idle HTTP/1.1
     /// keep-alive connection.
     ///
-    /// Kept per connection, on the header read timeout's timer: no timer per stream.
+    /// Timed as the header read timeout is, by one thread for the process: no timer per
+    /// connection or stream, nothing per request; the GOAWAY comes between the timeout and
+    /// an eighth more.
     pub fn http2_idle_timeout(mut self, timeout: impl Into<Option<Duration>>) -> Self {
         self.http2_idle_timeout = Http2IdleTimeout::Set(timeout.into());
         self
