@@ -7,7 +7,7 @@
 //!
 //! An HTTP/2 connection idle for its timeout is shut down gracefully here too (one more
 //! atomic load per poll): its `HeadDeadline` ([`conn`](super::conn)) says so
-//! through its [`InFlight`] count.
+//! through its request count ([`Idle`]).
 
 use std::future::Future;
 use std::pin::Pin;
@@ -19,8 +19,6 @@ use std::time::Duration;
 use hyper_util::server::graceful::GracefulConnection;
 use tokio::sync::futures::OwnedNotified;
 use tokio::sync::Notify;
-
-use super::conn::InFlight;
 
 const RUNNING: u8 = 0;
 /// Connections finish what they are doing and close.
@@ -51,16 +49,16 @@ impl Shutdown {
     }
 
     /// Serves `connection` until it ends, or until the shutdown drains (a graceful close) or
-    /// forces (dropped). `requests` says when an HTTP/2 connection is idle (a graceful close).
-    pub(crate) fn watch<C: GracefulConnection>(
+    /// forces (dropped). `idle` says when an HTTP/2 connection is idle (a graceful close).
+    pub(crate) fn watch<C: GracefulConnection, I: Idle>(
         self: &Arc<Self>,
         connection: C,
-        requests: Arc<InFlight>,
-    ) -> Drain<C> {
+        idle: Arc<I>,
+    ) -> Drain<C, I> {
         self.open.fetch_add(1, Ordering::Relaxed);
         Drain {
             connection,
-            requests,
+            idle,
             notified: Arc::clone(&self.changed).notified_owned(),
             registered: false,
             seen: RUNNING,
@@ -136,6 +134,13 @@ impl UntilDrain {
     }
 }
 
+/// What says that an HTTP/2 connection was idle for its timeout: the connection's request
+/// count, kept by [`conn`](super::conn).
+pub(crate) trait Idle {
+    /// Whether the graceful shutdown is due, once: read on every poll of the connection.
+    fn take_idle(&self) -> bool;
+}
+
 /// Counts a connection open until dropped.
 #[derive(Debug)]
 struct Open(Arc<Shutdown>);
@@ -150,10 +155,10 @@ impl Drop for Open {
 
 pin_project_lite::pin_project! {
     /// A connection served until it ends or the shutdown closes it.
-    pub(crate) struct Drain<C> {
+    pub(crate) struct Drain<C, I> {
         #[pin]
         connection: C,
-        requests: Arc<InFlight>,
+        idle: Arc<I>,
         #[pin]
         notified: OwnedNotified,
         registered: bool,
@@ -163,7 +168,7 @@ pin_project_lite::pin_project! {
     }
 }
 
-impl<C: GracefulConnection> Future for Drain<C> {
+impl<C: GracefulConnection, I: Idle> Future for Drain<C, I> {
     type Output = Result<(), C::Error>;
 
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
@@ -202,7 +207,7 @@ impl<C: GracefulConnection> Future for Drain<C> {
             }
         }
         let polled = this.connection.as_mut().poll(cx);
-        if polled.is_pending() && this.requests.take_idle() {
+        if polled.is_pending() && this.idle.take_idle() {
             this.connection.as_mut().graceful_shutdown();
             return this.connection.poll(cx);
         }

@@ -22,6 +22,7 @@ mod hardening;
 mod hello_txt;
 mod hyper_answers;
 mod interop;
+mod keepalive;
 mod layers;
 mod listeners;
 mod malformed;

@@ -13,7 +13,7 @@ use std::task::{Context, Poll};
 use http_body::{Body, Frame, SizeHint};
 
 use crate::response::DrainSignal;
-use crate::server::shutdown::{Shutdown, UntilDrain};
+use crate::server::shutdown::{Idle, Shutdown, UntilDrain};
 
 /// How many requests of a connection are in flight, and how many have started: counted by
 /// the service, read by the connection's [`HeadDeadline`](super::head_deadline::HeadDeadline) and
@@ -72,10 +72,11 @@ impl InFlight {
     pub(crate) fn set_idle(&self) {
         self.idle.store(true, Ordering::Release);
     }
+}
 
-    /// Whether the graceful shutdown is due, once: read on every poll of the connection.
+impl Idle for InFlight {
     #[inline]
-    pub(crate) fn take_idle(&self) -> bool {
+    fn take_idle(&self) -> bool {
         self.idle.load(Ordering::Relaxed) && self.idle.swap(false, Ordering::Acquire)
     }
 }

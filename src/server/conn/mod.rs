@@ -119,6 +119,7 @@ use tokio::sync::OwnedSemaphorePermit;
 use connection_service::ConnectionService;
 use head_deadline::HeadDeadline;
 use hyper_errors::HyperErrors;
+use in_flight::InFlight;
 use request_rules::RequestRules;
 
 use super::builders::Builders;
@@ -129,7 +130,6 @@ use super::shutdown::Shutdown;
 
 // The header read timeout's thread, started with the first server that has the timeout.
 pub(super) use head_watch::start as start_head_watch;
-pub(super) use in_flight::InFlight;
 
 /// What one connection task needs.
 pub(super) struct Connection<S> {
