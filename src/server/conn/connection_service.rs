@@ -25,7 +25,6 @@ use crate::error::{BoxError, Error, HttpError, Rejection};
 use crate::response::EndsOnShutdown;
 use crate::server::error_answers::ErrorAnswers;
 use crate::server::servable::{CallShared, Servable};
-use crate::server::shutdown::Shutdown;
 use crate::server::streams::{StreamGuard, Streams};
 
 /// The service hyper runs on one connection.
@@ -34,7 +33,8 @@ pub(super) struct ConnectionService<S> {
     pub(super) secure: bool,
     pub(super) in_flight: Arc<InFlight>,
     pub(super) streams: Arc<Streams>,
-    pub(super) shutdown: Arc<Shutdown>,
+    // The server's shutdown is the one `in_flight` holds: not a field of its own, one pointer
+    // less in every connection's task.
     pub(super) rules: RequestRules,
     /// How a refusal's body is formatted (the pipeline's formatter under [`serve`](crate::serve)).
     pub(super) answers: ErrorAnswers,
@@ -52,7 +52,7 @@ impl<S: CallShared> hyper::service::Service<http::Request<Incoming>> for Connect
         let version = request.version();
         let stream = (version == http::Version::HTTP_2).then(|| StreamGuard::new(&self.streams));
         let guard = InFlightGuard::new(&self.in_flight);
-        let close = self.shutdown.closes_answers(version);
+        let close = self.in_flight.shutdown().closes_answers(version);
         let state = if let Some(rejection) = self.rules.refusal(version, request.headers()) {
             State::Refused {
                 answer: Some(self.refusal(rejection, request)),

@@ -41,6 +41,12 @@ impl InFlight {
         Self(AtomicU64::new(0), shutdown)
     }
 
+    /// The server's shutdown.
+    #[inline]
+    pub(crate) fn shutdown(&self) -> &Shutdown {
+        &self.1
+    }
+
     /// The counts as they are now: two snapshots differ when a request started in between;
     /// [`InFlight::none_at`] reads one.
     #[inline]
