@@ -25,10 +25,10 @@ const HEADER: usize = 9;
 /// counted since when.
 #[derive(Debug, Default)]
 pub(crate) struct ControlFrames {
-    /// Payload bytes of the current frame still to skip.
-    skip: usize,
+    /// Payload bytes of the current frame still to skip (a frame's length is 24 bits).
+    skip: u32,
     header: [u8; HEADER],
-    have: usize,
+    have: u8,
     count: u32,
     since: Option<Instant>,
 }
@@ -39,21 +39,24 @@ impl ControlFrames {
     pub(crate) fn flooded(&mut self, mut bytes: &[u8]) -> bool {
         while !bytes.is_empty() {
             if self.skip > 0 {
-                let n = self.skip.min(bytes.len());
-                self.skip -= n;
+                let n = bytes.len().min(self.skip as usize);
+                // `n` is at most `skip`, a `u32`.
+                self.skip -= n as u32;
                 bytes = &bytes[n..];
                 continue;
             }
-            let n = (HEADER - self.have).min(bytes.len());
-            self.header[self.have..self.have + n].copy_from_slice(&bytes[..n]);
-            self.have += n;
+            let have = usize::from(self.have);
+            let n = (HEADER - have).min(bytes.len());
+            self.header[have..have + n].copy_from_slice(&bytes[..n]);
+            // `n` is at most `HEADER`, 9.
+            self.have += n as u8;
             bytes = &bytes[n..];
-            if self.have < HEADER {
+            if usize::from(self.have) < HEADER {
                 break;
             }
             self.have = 0;
             let [l0, l1, l2, kind, flags, ..] = self.header;
-            self.skip = u32::from_be_bytes([0, l0, l1, l2]) as usize;
+            self.skip = u32::from_be_bytes([0, l0, l1, l2]);
             if matches!(kind, PING | SETTINGS) && flags & ACK == 0 && self.counted() {
                 return true;
             }

@@ -43,9 +43,10 @@ const H2_PREFACE: &[u8] = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n";
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Protocol {
-    /// The first `matched` bytes were the HTTP/2 preface's.
+    /// The first `matched` bytes were the HTTP/2 preface's (a `u8`: the preface is 24 bytes,
+    /// and the field is in every connection's task).
     Unknown {
-        matched: usize,
+        matched: u8,
     },
     Http1,
     Http2,
@@ -136,12 +137,12 @@ impl<I> HeadDeadline<I> {
             return;
         };
         for &byte in bytes {
-            if H2_PREFACE.get(matched) != Some(&byte) {
+            if H2_PREFACE.get(usize::from(matched)) != Some(&byte) {
                 self.protocol = Protocol::Http1;
                 return;
             }
             matched += 1;
-            if matched == H2_PREFACE.len() {
+            if usize::from(matched) == H2_PREFACE.len() {
                 self.protocol = Protocol::Http2;
                 if let Some(watch) = self.watch.take() {
                     watch.release();

@@ -55,6 +55,12 @@ impl InFlight {
         }
     }
 
+    /// The server's shutdown.
+    #[inline]
+    pub(crate) fn shutdown(&self) -> &Shutdown {
+        &self.shutdown
+    }
+
     /// The counts as they are now: two snapshots differ when a request started in between;
     /// [`InFlight::none_at`] reads one.
     #[inline]

@@ -25,7 +25,9 @@ use crate::error::Rejection;
 /// The rules of one server: its header count limit (`ServerOptions::max_headers`).
 #[derive(Debug, Clone, Copy)]
 pub(super) struct RequestRules {
-    pub(super) max_headers: usize,
+    /// A `u32` (saturated), beside the connection service's other small fields: not a word
+    /// of its own in every connection's task.
+    pub(super) max_headers: u32,
 }
 
 impl RequestRules {
@@ -33,7 +35,7 @@ impl RequestRules {
     #[inline]
     pub(super) fn refusal(self, version: Version, headers: &HeaderMap) -> Option<Rejection> {
         if version == Version::HTTP_2 {
-            return (headers.len() > self.max_headers).then_some(Rejection::HeadTooLarge);
+            return (headers.len() > self.max_headers as usize).then_some(Rejection::HeadTooLarge);
         }
         (!host_rule_holds(version, headers)).then_some(Rejection::MalformedRequest)
     }
