@@ -47,15 +47,16 @@ impl EndsOnShutdown {
 
 pin_project_lite::pin_project! {
     /// A streamed body that ends (cleanly: no error, its last frame written) once the server
-    /// signals its shutdown through `ends`.
-    pub(crate) struct EndingOnShutdown {
+    /// signals its shutdown through `ends`. Generic, so that the stream's writer and this are
+    /// boxed together, once, into a [`ResponseBody`].
+    pub(crate) struct EndingOnShutdown<B> {
         #[pin]
-        pub(crate) body: ResponseBody,
+        pub(crate) body: B,
         pub(crate) ends: EndsOnShutdown,
     }
 }
 
-impl http_body::Body for EndingOnShutdown {
+impl<B: http_body::Body<Data = Bytes, Error = BoxError>> http_body::Body for EndingOnShutdown<B> {
     type Data = Bytes;
     type Error = BoxError;
 

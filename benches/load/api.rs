@@ -11,12 +11,17 @@
 //!   `{"count","total_qty"}`; the same with one item out of its rules → 400
 //! - streaming (pactum's servers only): `GET /stream?size=N` → N bytes as a `Download`;
 //!   `PUT /stream` (up to 1 GiB, a `ByteStream`) → `{"bytes":N}`
+//! - `GET /events` (pactum's servers, axum, warp): server-sent events, `{"n":0}` then nothing
+//!   (the stream stays open)
+//! - `POST /upload` (the same): `multipart/form-data` with a text field `title` (1..=100
+//!   chars) and a file field `file` → 200 `{"title","bytes"}` (the file's size)
 
 use std::borrow::Cow;
 use std::sync::OnceLock;
 
 use pactum::contract::Download;
-use pactum::upload::ByteStream;
+use pactum::sse::{Event, Events};
+use pactum::upload::{ByteStream, FilePart, Multipart};
 use pactum::{handler, handler::AnyHandler, route, Ctx, Endpoint, NoBody, NoParams, NoQuery};
 use serde::{Deserialize, Serialize};
 use validator::Validate;
@@ -256,6 +261,114 @@ pub(crate) fn upload_endpoint() -> Endpoint<NoParams, NoQuery, ByteStream, Recei
         .expect("valid contract")
 }
 
+/// One event of `GET /events`.
+#[derive(Debug, Clone, Serialize, Deserialize, Validate)]
+pub(crate) struct Tick {
+    pub(crate) n: u32,
+}
+
+/// The first (and only) event every server sends on `GET /events`.
+pub(crate) const FIRST_TICK: Tick = Tick { n: 0 };
+
+/// The events every server answers `GET /events` with: [`FIRST_TICK`], then nothing (a
+/// stream that stays pending until the client leaves), keep-alive comments aside.
+pub(crate) fn ticks<T>(event: impl FnOnce(Tick) -> T) -> impl futures_util::Stream<Item = T> {
+    use futures_util::StreamExt as _;
+    futures_util::stream::iter([event(FIRST_TICK)]).chain(futures_util::stream::pending())
+}
+
+/// The form of `POST /upload`.
+#[derive(Debug, Serialize, Deserialize, Validate)]
+pub(crate) struct Upload {
+    #[validate(length(min = 1, max = 100))]
+    pub(crate) title: String,
+    pub(crate) file: FilePart,
+}
+
+/// The answer of `POST /upload`: the title, and the file's size.
+#[derive(Debug, Clone, Serialize, Deserialize, Validate)]
+pub(crate) struct Uploaded {
+    pub(crate) title: String,
+    pub(crate) bytes: u64,
+}
+
+/// The boundary of every `POST /upload` body.
+pub(crate) const UPLOAD_BOUNDARY: &str = "pactum-bench-boundary";
+/// The size of every `POST /upload` body, framing included.
+pub(crate) const UPLOAD_BODY_SIZE: usize = 64 * 1024;
+/// The title every `POST /upload` sends.
+pub(crate) const UPLOAD_TITLE: &str = "quarterly report";
+
+/// The body every run sends to `POST /upload`.
+pub(crate) struct UploadBody {
+    /// The whole body: a text field `title`, then a file field `file` whose content fills it
+    /// to [`UPLOAD_BODY_SIZE`] bytes.
+    pub(crate) bytes: Vec<u8>,
+    /// Where the file's content starts in it.
+    pub(crate) file_start: usize,
+}
+
+/// The body every run sends to `POST /upload`, made the same every time.
+pub(crate) fn upload_body() -> &'static UploadBody {
+    static BODY: OnceLock<UploadBody> = OnceLock::new();
+    BODY.get_or_init(|| {
+        let head = format!(
+            "--{UPLOAD_BOUNDARY}\r\nContent-Disposition: form-data; name=\"title\"\r\n\r\n\
+             {UPLOAD_TITLE}\r\n--{UPLOAD_BOUNDARY}\r\nContent-Disposition: form-data; \
+             name=\"file\"; filename=\"data.bin\"\r\nContent-Type: application/octet-stream\r\n\r\n"
+        );
+        let tail = format!("\r\n--{UPLOAD_BOUNDARY}--\r\n");
+        let file = UPLOAD_BODY_SIZE - head.len() - tail.len();
+        let mut bytes = head.clone().into_bytes();
+        bytes.extend((0..file).map(|i| b'a' + (i % 26) as u8));
+        bytes.extend_from_slice(tail.as_bytes());
+        UploadBody {
+            bytes,
+            file_start: head.len(),
+        }
+    })
+}
+
+/// The head of a `POST /upload` request (its body follows).
+pub(crate) fn upload_head(port: u16) -> String {
+    format!(
+        "POST /upload HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\
+         Content-Type: multipart/form-data; boundary={UPLOAD_BOUNDARY}\r\n\
+         Content-Length: {}\r\n\r\n",
+        upload_body().bytes.len()
+    )
+}
+
+/// The contract of `GET /events`: server-sent events.
+pub(crate) fn events_endpoint() -> Endpoint<NoParams, NoQuery, NoBody, Events<Tick>> {
+    Endpoint::get(route::static_path("/events"))
+        .response::<Events<Tick>>()
+        .build()
+        .expect("valid contract")
+}
+
+/// The contract of `POST /upload`: a multipart form.
+pub(crate) fn multipart_endpoint() -> Endpoint<NoParams, NoQuery, Multipart<Upload>, Uploaded> {
+    Endpoint::post(route::static_path("/upload"))
+        .body::<Multipart<Upload>>()
+        .response::<Uploaded>()
+        .status(http::StatusCode::OK)
+        .build()
+        .expect("valid contract")
+}
+
+/// The business logic, the same in every server: the title and the file's size; `None` when
+/// the title breaks its rule (1 to 100 characters: pactum checks it from `Upload`'s rules).
+pub(crate) fn uploaded(title: String, file: &[u8]) -> Option<Uploaded> {
+    use validator::ValidateLength as _;
+    title
+        .validate_length(Some(1u64), Some(100), None)
+        .then_some(Uploaded {
+            title,
+            bytes: file.len() as u64,
+        })
+}
+
 /// `size` bytes in 64 KiB chunks of one static block: what the server costs per byte, not
 /// what making the bytes does.
 fn chunks_of(size: u64) -> Download {
@@ -301,6 +414,21 @@ pub(crate) fn handlers() -> Vec<AnyHandler> {
                     bytes += chunk?.len() as u64;
                 }
                 Ok(Received { bytes })
+            },
+        )
+        .into(),
+        handler(events_endpoint(), |_| async {
+            Ok(Events::new(ticks(Event::new)))
+        })
+        .into(),
+        handler(
+            multipart_endpoint(),
+            |ctx: Ctx<NoParams, NoQuery, Multipart<Upload>>| async move {
+                let upload = ctx.body.into_inner();
+                Ok(Uploaded {
+                    title: upload.title,
+                    bytes: upload.file.len() as u64,
+                })
             },
         )
         .into(),

@@ -371,6 +371,8 @@ fn axum_router() -> axum::Router {
         .route("/users/{id}/posts", get(axum_posts))
         .route("/users", post(axum_create))
         .route("/batch", post(axum_batch))
+        .route("/events", get(axum_events))
+        .route("/upload", post(axum_upload))
 }
 
 async fn axum_batch(
@@ -393,6 +395,33 @@ async fn axum_create(
 ) -> Result<(AxumStatus, axum::Json<api::User>), AxumStatus> {
     new.validate().map_err(|_| AxumStatus::BAD_REQUEST)?;
     Ok((AxumStatus::CREATED, axum::Json(api::create(new))))
+}
+
+async fn axum_events() -> axum::response::sse::Sse<
+    impl futures_util::Stream<Item = Result<axum::response::sse::Event, axum::Error>>,
+> {
+    use axum::response::sse::{Event, KeepAlive, Sse};
+    Sse::new(api::ticks(|tick| Event::default().json_data(tick))).keep_alive(KeepAlive::default())
+}
+
+async fn axum_upload(
+    mut form: axum::extract::Multipart,
+) -> Result<axum::Json<api::Uploaded>, AxumStatus> {
+    let bad = |_: axum::extract::multipart::MultipartError| AxumStatus::BAD_REQUEST;
+    let (mut title, mut file) = (None, None);
+    while let Some(field) = form.next_field().await.map_err(bad)? {
+        match field.name() {
+            Some("title") => title = Some(field.text().await.map_err(bad)?),
+            Some("file") => file = Some(field.bytes().await.map_err(bad)?),
+            _ => {}
+        }
+    }
+    let (Some(title), Some(file)) = (title, file) else {
+        return Err(AxumStatus::BAD_REQUEST);
+    };
+    api::uploaded(title, &file)
+        .map(axum::Json)
+        .ok_or(AxumStatus::BAD_REQUEST)
 }
 
 // ---------------------------------------------------------------------------------------
@@ -439,5 +468,60 @@ fn warp_filter(
             // An answer, not a rejection (which warp would answer 500 without a `recover`).
             Err(_) => StatusCode::BAD_REQUEST.into_response(),
         });
-    hello.or(posts).unify().or(create).unify().or(batch).unify()
+    // SSE: warp writes `data:` with no space after the colon; the space is the data's first
+    // byte here, so that the bytes are every server's (a client drops that one space).
+    let events = warp::path!("events").and(warp::get()).map(|| {
+        let stream = api::ticks(|tick| {
+            let json = serde_json::to_string(&tick).expect("serialisable");
+            Ok::<_, Infallible>(warp::sse::Event::default().data(format!(" {json}")))
+        });
+        warp::sse::reply(warp::sse::keep_alive().stream(stream)).into_response()
+    });
+    // The two routes of the stream-memory rows are boxed (`BoxedFilter`: their futures on the
+    // heap): inline, the multipart reader's state would grow the future every connection
+    // holds, and with it warp's memory per idle connection (by 0.7 KiB).
+    let events = events.boxed();
+    let upload = warp::path!("upload")
+        .and(warp::post())
+        .and(warp::multipart::form().max_length(BODY_LIMIT as u64))
+        .and_then(|form: warp::multipart::FormData| async move {
+            warp_upload(form)
+                .await
+                .ok_or_else(|| warp::reject::custom(Invalid))
+        })
+        .boxed();
+    hello
+        .or(posts)
+        .unify()
+        .or(create)
+        .unify()
+        .or(batch)
+        .unify()
+        .or(events)
+        .unify()
+        .or(upload)
+        .unify()
+}
+
+/// Reads the form's `title` and `file` (collected into one buffer); `None` when a part is
+/// missing or broken, or the title breaks its rule.
+async fn warp_upload(mut form: warp::multipart::FormData) -> Option<warp::reply::Response> {
+    use bytes::BufMut as _;
+    use futures_util::TryStreamExt as _;
+    use warp::reply::Reply;
+    let (mut title, mut file) = (None, None);
+    while let Some(mut part) = form.try_next().await.ok()? {
+        let name = part.name().to_owned();
+        let mut data = bytes::BytesMut::new();
+        while let Some(chunk) = part.data().await {
+            data.put(chunk.ok()?);
+        }
+        match name.as_str() {
+            "title" => title = Some(String::from_utf8(data.to_vec()).ok()?),
+            "file" => file = Some(data.freeze()),
+            _ => {}
+        }
+    }
+    let uploaded = api::uploaded(title?, &file?)?;
+    Some(warp::reply::json(&uploaded).into_response())
 }

@@ -13,24 +13,34 @@ use http_body::{Frame, SizeHint};
 use crate::contract::event::Event;
 use crate::contract::{EventItems as Events, Slot, StreamWriter};
 use crate::error::BoxError;
-use crate::response::ResponseBody;
+use crate::response::{EndingOnShutdown, EndsOnShutdown, ResponseBody};
 use crate::validation::details_from_rules;
 
 /// A keep-alive comment: a line starting with `:`, which clients ignore.
 const KEEP_ALIVE: &[u8] = b":\n\n";
 
-/// Writes a streamed answer's events into a [`ResponseBody`].
+/// Writes a streamed answer's events into a [`ResponseBody`] that ends once the server shuts
+/// down, with the [`EndsOnShutdown`] that tells it (the answer's extension); one box for both.
 pub(super) struct EventsWriter;
 
 impl StreamWriter for EventsWriter {
-    type Body = ResponseBody;
+    type Body = (ResponseBody, EndsOnShutdown);
 
-    fn events<T: Slot>(self, events: Events<T>, keep_alive: Option<Duration>) -> ResponseBody {
-        ResponseBody::streamed(EventsBody {
-            events,
-            keep_alive: KeepAlive::new(keep_alive),
-            ended: false,
-        })
+    fn events<T: Slot>(
+        self,
+        events: Events<T>,
+        keep_alive: Option<Duration>,
+    ) -> (ResponseBody, EndsOnShutdown) {
+        let ends = EndsOnShutdown::default();
+        let body = ResponseBody::streamed(EndingOnShutdown {
+            body: EventsBody {
+                events,
+                keep_alive: KeepAlive::new(keep_alive),
+                ended: false,
+            },
+            ends: ends.clone(),
+        });
+        (body, ends)
     }
 }
 

@@ -9,7 +9,7 @@ use http::StatusCode;
 
 use crate::contract::{EndpointSpec, Format, Presence, Slot};
 use crate::error::{Error, Rejection};
-use crate::response::{EndingOnShutdown, EndsOnShutdown, Response, ResponseBody};
+use crate::response::{Response, ResponseBody};
 use crate::validation::details_from_rules;
 
 use super::answer_size::AnswerSize;
@@ -100,7 +100,7 @@ fn set_answer_headers<R: Slot>(
 /// no body.
 pub(super) fn respond_streamed<R: Slot>(spec: &EndpointSpec, value: R, parts: &mut PipelineParts) -> Response {
     let parts = parts.take();
-    let Some(body) = value.write_stream(EventsWriter) else {
+    let Some((body, ends)) = value.write_stream(EventsWriter) else {
         let mut response = http::Response::new(ResponseBody::empty());
         *response.status_mut() = StatusCode::NO_CONTENT;
         if let Some(parts) = parts.filter(|parts| !parts.headers.is_empty()) {
@@ -108,11 +108,7 @@ pub(super) fn respond_streamed<R: Slot>(spec: &EndpointSpec, value: R, parts: &m
         }
         return response;
     };
-    let ends = EndsOnShutdown::default();
-    let mut response = http::Response::new(ResponseBody::streamed(EndingOnShutdown {
-        body,
-        ends: ends.clone(),
-    }));
+    let mut response = http::Response::new(body);
     *response.status_mut() = parts
         .as_ref()
         .and_then(|parts| parts.status)

@@ -26,6 +26,8 @@ OPTIONS
   --no-h2               skip the HTTP/2 (h2c) instruction counts (needs h2load and nghttp)
   --no-memory           skip the memory per idle connection
   --memory-connections N  idle keep-alive connections per memory run (default 10000)
+  --no-stream-memory    skip the memory per open SSE stream and per in-flight multipart upload
+  --stream-memory-connections N  streams (and uploads) per stream-memory run (default 1000)
   --keep-profiles       keep the callgrind output files (in --out) for callgrind_annotate
   --out DIR             where to write results.json (default target/peer-load)
 ";
@@ -46,6 +48,8 @@ pub(super) struct Config {
     pub(super) keep_profiles: bool,
     /// Idle connections per memory run; `None`: no memory measurement.
     pub(super) memory: Option<usize>,
+    /// Open SSE streams (and in-flight uploads) per run; `None`: no such measurement.
+    pub(super) stream_memory: Option<usize>,
     pub(super) out: PathBuf,
 }
 
@@ -65,6 +69,7 @@ pub(super) fn parse_args(args: &[String]) -> Result<Config, String> {
         h2: true,
         keep_profiles: false,
         memory: Some(10_000),
+        stream_memory: Some(1_000),
         out: PathBuf::from("target/peer-load"),
     };
     let mut it = args.iter();
@@ -101,6 +106,10 @@ pub(super) fn parse_args(args: &[String]) -> Result<Config, String> {
             "--keep-profiles" => config.keep_profiles = true,
             "--no-memory" => config.memory = None,
             "--memory-connections" => config.memory = Some(number(value()?)? as usize),
+            "--no-stream-memory" => config.stream_memory = None,
+            "--stream-memory-connections" => {
+                config.stream_memory = Some(number(value()?)? as usize);
+            }
             "--out" => config.out = PathBuf::from(value()?),
             "--bench" => {} // passed by `cargo bench`
             "-h" | "--help" => return Err(String::new()),

@@ -30,9 +30,9 @@ use crate::servers::ServerKind;
 use super::*;
 
 /// Runs per server and protocol.
-const RUNS: usize = 3;
+pub(super) const RUNS: usize = 3;
 /// Connections opened at once (connect, send, then read the answers).
-const BATCH: usize = 100;
+pub(super) const BATCH: usize = 100;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub(super) enum Protocol {
@@ -56,14 +56,23 @@ impl Protocol {
 /// One run: `VmRSS` before and after, in KiB.
 #[derive(Debug, Clone, Copy)]
 pub(super) struct MemoryRun {
-    before_kib: u64,
-    after_kib: u64,
-    connections: usize,
+    pub(super) before_kib: u64,
+    pub(super) after_kib: u64,
+    pub(super) connections: usize,
 }
 
 impl MemoryRun {
-    fn per_connection_kib(&self) -> f64 {
+    pub(super) fn per_connection_kib(&self) -> f64 {
         (self.after_kib as f64 - self.before_kib as f64) / self.connections as f64
+    }
+
+    pub(super) fn json_row(&self) -> Value {
+        json!({
+            "connections": self.connections,
+            "rss_before_kib": self.before_kib,
+            "rss_after_kib": self.after_kib,
+            "kib_per_connection": self.per_connection_kib(),
+        })
     }
 }
 
@@ -132,7 +141,7 @@ pub(super) fn measure(exe: &Path, config: &Config, connections: usize) -> Result
 }
 
 /// The open connections of a run, held until its end.
-trait Held {}
+pub(super) trait Held {}
 impl<T> Held for T {}
 
 fn one_run(
@@ -142,12 +151,27 @@ fn one_run(
     connections: usize,
     open: impl FnOnce(u16) -> Result<Box<dyn Held>>,
 ) -> Result<MemoryRun> {
+    // Warm: the first request allocates what every later one reuses.
+    let warm = |port| {
+        let mut warm = crate::http::Conn::connect(port).map_err(|e| e.to_string())?;
+        warm.send(Endpoint::Hello).map_err(|e| e.to_string())?;
+        Ok(())
+    };
+    one_run_warmed(exe, config, kind, connections, warm, open)
+}
+
+/// One run, the server warmed by `warm` (given its port) before the first reading.
+pub(super) fn one_run_warmed(
+    exe: &Path,
+    config: &Config,
+    kind: ServerKind,
+    connections: usize,
+    warm: impl FnOnce(u16) -> Result<()>,
+    open: impl FnOnce(u16) -> Result<Box<dyn Held>>,
+) -> Result<MemoryRun> {
     let server = Server::spawn(exe, kind, Some(config.server_cpu), None)?;
     let result = (|| {
-        // Warm: the first request allocates what every later one reuses.
-        let mut warm = crate::http::Conn::connect(server.port).map_err(|e| e.to_string())?;
-        warm.send(Endpoint::Hello).map_err(|e| e.to_string())?;
-        drop(warm);
+        warm(server.port)?;
         std::thread::sleep(Duration::from_millis(300));
         let before_kib = rss_kib(server.pid)?;
         let fds_before = open_fds(server.pid);
@@ -230,7 +254,7 @@ fn open_http1(port: u16, n: usize) -> Result<Vec<TcpStream>> {
 }
 
 /// Reads one whole answer (its head and `content-length` bytes of body).
-fn read_answer(stream: &mut TcpStream, buf: &mut Vec<u8>) -> Result<()> {
+pub(super) fn read_answer(stream: &mut TcpStream, buf: &mut Vec<u8>) -> Result<()> {
     buf.clear();
     let mut chunk = [0u8; 1024];
     loop {
@@ -367,12 +391,7 @@ pub(super) fn report(memory: &Memory, config: &Config, json: &mut Value) {
                 "server": kind.name(),
                 "protocol": protocol.name(),
                 "kib_per_connection_median": med,
-                "runs": runs.iter().map(|r| json!({
-                    "connections": r.connections,
-                    "rss_before_kib": r.before_kib,
-                    "rss_after_kib": r.after_kib,
-                    "kib_per_connection": r.per_connection_kib(),
-                })).collect::<Vec<_>>(),
+                "runs": runs.iter().map(MemoryRun::json_row).collect::<Vec<_>>(),
             }));
             if let Some(ratio) = ratio {
                 ratios.push(json!({

@@ -7,6 +7,7 @@ mod memory;
 mod processes;
 mod report;
 mod stats;
+mod stream_memory;
 mod streaming;
 mod wrk;
 
@@ -175,6 +176,12 @@ fn run(config: &Config) -> Result<()> {
         Some(connections) if connections > 0 => Some(memory::measure(&exe, config, connections)?),
         _ => None,
     };
+    let stream_memory = match config.stream_memory {
+        Some(connections) if connections > 0 => {
+            Some(stream_memory::measure(&exe, config, connections)?)
+        }
+        _ => None,
+    };
 
     if let Some((n1, n2)) = config.callgrind {
         println!("\ninstruction counts under callgrind ({n1} and {n2} requests; marginal cost)");
@@ -258,6 +265,9 @@ fn run(config: &Config) -> Result<()> {
     json["streaming"] = streaming.into();
     if let Some(memory) = &memory {
         memory::report(memory, config, &mut json);
+    }
+    if let Some(stream_memory) = &stream_memory {
+        stream_memory::report(stream_memory, config, &mut json);
     }
     let path = config.out.join("results.json");
     std::fs::write(
