@@ -203,7 +203,8 @@ async fn accept_loop<L: Accept, M: PerConnection>(
     mut stopped: oneshot::Receiver<()>,
 ) -> bool {
     let builders = Arc::new(Builders::new(&options));
-    let shutdown = Arc::new(Shutdown::new(options.shutdown_idle_wait));
+    let shutdown =
+        Arc::new(Shutdown::new(options.shutdown_idle_wait).with_http2_idle(options.http2_idle()));
     let limit = options.max_connections.map(|n| Arc::new(Semaphore::new(n)));
     #[cfg(feature = "tls")]
     let tls = options.tls.as_ref().map(|t| t.acceptor());
@@ -249,7 +250,6 @@ async fn accept_loop<L: Accept, M: PerConnection>(
             service: make.for_peer(peer),
             secure,
             header_read_timeout: options.header_read_timeout,
-            http2_idle_timeout: options.http2_idle(),
             shutdown: Arc::clone(&shutdown),
             on_client_error: options.on_client_error.clone(),
             answers: answers.clone(),

@@ -37,6 +37,11 @@ pub(crate) struct Shutdown {
     /// is answered with `connection: close`, before it is closed while idle
     /// ([`ServerOptions::shutdown_idle_wait`](crate::ServerOptions::shutdown_idle_wait)).
     idle_wait: Duration,
+    /// The server's HTTP/2 idle timeout
+    /// ([`ServerOptions::http2_idle_timeout`](crate::ServerOptions::http2_idle_timeout)), read
+    /// by a connection once its preface is read: a server setting, like `idle_wait`, kept here
+    /// rather than in every connection.
+    http2_idle: Option<Duration>,
 }
 
 impl Shutdown {
@@ -46,6 +51,17 @@ impl Shutdown {
             idle_wait,
             ..Self::default()
         }
+    }
+
+    /// With an HTTP/2 idle timeout.
+    pub(crate) fn with_http2_idle(mut self, timeout: Option<Duration>) -> Self {
+        self.http2_idle = timeout;
+        self
+    }
+
+    /// The server's HTTP/2 idle timeout.
+    pub(crate) fn http2_idle(&self) -> Option<Duration> {
+        self.http2_idle
     }
 
     /// Serves `connection` until it ends, or until the shutdown drains (a graceful close) or

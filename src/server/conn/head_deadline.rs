@@ -7,7 +7,7 @@
 //!
 //! hyper has this timeout itself (`header_read_timeout`), but it arms a new timer per request
 //! head (an allocation and a timer-wheel insertion and removal). Here the process's
-//! [`HeadWatch`] thread times the connection's waits, told by the service when a request is in
+//! [watch](super::head_watch) thread times the connection's waits, told by the service when a request is in
 //! flight ([`InFlight`]: from the moment hyper hands it a parsed head until its response body
 //! has been sent): a request costs no clock read and no timer.
 //!
@@ -30,13 +30,13 @@ use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, ReadBuf};
 use tokio::time::{Instant, Sleep};
 
 use super::control_frames::ControlFrames;
-use super::head_watch::HeadWatch;
+use super::head_watch;
 use super::in_flight::InFlight;
 
 /// How long a closing HTTP/1 connection keeps reading what its client still sends, at most
 /// ([`HeadDeadline::poll_linger`]), and how much of it.
 const LINGER: Duration = Duration::from_secs(2);
-const LINGER_BYTES: usize = 16 * 1024 * 1024;
+const LINGER_BYTES: u32 = 16 * 1024 * 1024;
 
 /// The HTTP/2 connection preface: while the bytes received match it, the protocol is unknown.
 const H2_PREFACE: &[u8] = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n";
@@ -55,50 +55,75 @@ enum Protocol {
 }
 
 /// Wraps a connection so that a read fails with `TimedOut` once a request head is overdue.
+///
+/// Its fields are in every HTTP/2 connection's task (hyper's connection holds it), a task is
+/// allocated in steps of 128 bytes, and that task is within a few bytes of a step: the
+/// fields are kept small.
 pub(crate) struct HeadDeadline<I> {
     inner: I,
-    /// The header read timeout of an HTTP/1 connection (or one whose protocol is not known
-    /// yet), the idle timeout of an HTTP/2 one; `None` without a timeout, and once an HTTP/2
-    /// connection was idle for it.
-    watch: Option<Arc<HeadWatch>>,
-    /// The waker last given to `watch`.
-    watch_waker: Option<Waker>,
-    /// The connection's requests (HTTP/2: streams) in flight, which the watch reads.
+    /// The connection's requests (HTTP/2: streams) in flight, which the watch reads, and what
+    /// the watch keeps of the connection (the header read timeout of an HTTP/1 connection, or
+    /// one whose protocol is not known yet; the idle timeout of an HTTP/2 one).
     requests: Arc<InFlight>,
-    /// HTTP/2: its idle timeout, timed once the preface is read.
-    http2_idle: Option<Duration>,
-    /// HTTP/2, shut down for its idle timeout: when to close it.
+    /// The waker last given to the watch.
+    watch_waker: Option<Waker>,
+    /// HTTP/2, shut down for its idle timeout: when to close it; HTTP/1, lingering: until
+    /// when.
     deadline: Option<Instant>,
     /// The close of an idle HTTP/2 connection and a closing connection's linger: allocated
     /// when a read first waits with a deadline; fires at or before it.
     timer: Option<Pin<Box<Sleep>>>,
-    /// The timer was polled pending and has this connection's task to wake: while it has not
-    /// fired and fires at or before the deadline, it need not be polled again.
-    armed: bool,
-    protocol: Protocol,
     /// Bytes read to tell the protocol ([`HeadDeadline::detect`]), handed out again first.
     replay: Bytes,
     /// HTTP/2: the PING and SETTINGS frames counted, against floods.
     control: ControlFrames,
-    /// Once an HTTP/1 connection has shut its writing down: how much more it reads, until.
-    linger: Option<(usize, Instant)>,
+    /// HTTP/1, lingering (`deadline` set): how many more bytes it reads at most.
+    linger_left: u32,
+    /// Timed by the watch: a timeout, and not released (`false` once an HTTP/2 connection
+    /// was idle for it).
+    watched: bool,
+    /// The timer was polled pending and has this connection's task to wake: while it has not
+    /// fired and fires at or before the deadline, it need not be polled again.
+    armed: bool,
+    protocol: Protocol,
 }
 
 impl<I> HeadDeadline<I> {
     pub(crate) fn new(inner: I, timeout: Option<Duration>, requests: Arc<InFlight>) -> Self {
+        if let Some(timeout) = timeout {
+            head_watch::register(&requests, timeout);
+        }
         Self {
             inner,
-            watch: timeout.map(|timeout| HeadWatch::register(Arc::clone(&requests), timeout)),
-            watch_waker: None,
             requests,
-            http2_idle: None,
+            watch_waker: None,
             deadline: None,
             timer: None,
-            armed: false,
-            protocol: Protocol::Unknown { matched: 0 },
             replay: Bytes::new(),
             control: ControlFrames::default(),
-            linger: None,
+            linger_left: 0,
+            watched: timeout.is_some(),
+            armed: false,
+            protocol: Protocol::Unknown { matched: 0 },
+        }
+    }
+
+    /// The same, around the IO `map` makes of this one's (before any byte is handed out:
+    /// HTTP/2's connection leaves out the wrapper only HTTP/1 needs).
+    #[cfg(feature = "http2")]
+    pub(crate) fn map_inner<J>(self, map: impl FnOnce(I) -> J) -> HeadDeadline<J> {
+        HeadDeadline {
+            inner: map(self.inner),
+            requests: self.requests,
+            watch_waker: self.watch_waker,
+            deadline: self.deadline,
+            timer: self.timer,
+            replay: self.replay,
+            control: self.control,
+            linger_left: self.linger_left,
+            watched: self.watched,
+            armed: self.armed,
+            protocol: self.protocol,
         }
     }
 
@@ -126,12 +151,6 @@ impl<I> HeadDeadline<I> {
         Ok(self.protocol == Protocol::Http2)
     }
 
-    /// With an HTTP/2 idle timeout, if the connection turns out to be HTTP/2.
-    pub(crate) fn http2_idle(mut self, timeout: Option<Duration>) -> Self {
-        self.http2_idle = timeout;
-        self
-    }
-
     fn observe(&mut self, bytes: &[u8]) {
         let Protocol::Unknown { mut matched } = self.protocol else {
             return;
@@ -144,15 +163,19 @@ impl<I> HeadDeadline<I> {
             matched += 1;
             if usize::from(matched) == H2_PREFACE.len() {
                 self.protocol = Protocol::Http2;
-                if let Some(watch) = self.watch.take() {
-                    watch.release();
-                }
                 // No stream can be open yet: the connection is idle from here, timed by the
-                // watch as a wait for a head is (registered once per connection).
-                self.watch_waker = None;
-                self.watch = self
-                    .http2_idle
-                    .map(|timeout| HeadWatch::register(Arc::clone(&self.requests), timeout));
+                // watch as a wait for a head is, in the same registration (one per
+                // connection): a new wait, for the idle timeout.
+                match (self.requests.http2_idle(), self.watched) {
+                    (Some(timeout), true) => {
+                        self.requests.set_timeout(timeout);
+                        self.requests.new_wait();
+                    }
+                    (Some(timeout), false) => head_watch::register(&self.requests, timeout),
+                    (None, true) => self.requests.release(),
+                    (None, false) => {}
+                }
+                self.watched = self.requests.http2_idle().is_some();
                 return;
             }
         }
@@ -162,8 +185,8 @@ impl<I> HeadDeadline<I> {
     /// Reading or writing waits: `Some` error once the connection must close. An idle
     /// HTTP/2 connection is first shut down gracefully, and closed one idle timeout later.
     fn stalled(&mut self, cx: &mut Context<'_>) -> Option<io::Error> {
-        if let Some(watch) = &self.watch {
-            if !watch.overdue(cx, &mut self.watch_waker) {
+        if self.watched {
+            if !self.requests.overdue(cx, &mut self.watch_waker) {
                 return None;
             }
             if self.protocol != Protocol::Http2 {
@@ -174,12 +197,15 @@ impl<I> HeadDeadline<I> {
             }
             // Idle for the timeout: GOAWAY (its `Drain` takes the flag after this poll),
             // then closed at the deadline if still open.
-            let timeout = watch.timeout();
-            watch.release();
-            self.watch = None;
+            let timeout = self.requests.timeout().unwrap_or_default();
+            self.requests.release();
+            self.watched = false;
             self.protocol = Protocol::Http2Closing;
             self.requests.set_idle();
             self.deadline = Some(Instant::now() + timeout);
+        }
+        if self.protocol != Protocol::Http2Closing {
+            return None;
         }
         let deadline = self.deadline?;
         self.passed(cx, deadline).then(|| {
@@ -305,12 +331,10 @@ impl<I: AsyncRead + AsyncWrite + Unpin> AsyncWrite for HeadDeadline<I> {
                 .stalled(cx)
                 .map_or(Poll::Pending, |e| Poll::Ready(Err(e)));
         }
-        if let Some(watch) = &this.watch {
-            // The watch must be able to wake this task; once it can (the waker is kept),
-            // an overdue wait wakes it and the next read says so.
-            if this.watch_waker.is_none() {
-                let _ = watch.overdue(cx, &mut this.watch_waker);
-            }
+        // The watch must be able to wake this task; once it can (the waker is kept), an
+        // overdue wait wakes it and the next read says so.
+        if this.watched && this.watch_waker.is_none() {
+            let _ = this.requests.overdue(cx, &mut this.watch_waker);
         }
         flushed
     }
@@ -320,9 +344,10 @@ impl<I: AsyncRead + AsyncWrite + Unpin> AsyncWrite for HeadDeadline<I> {
         if this.protocol != Protocol::Http1 {
             return Pin::new(&mut this.inner).poll_shutdown(cx);
         }
-        if this.linger.is_none() {
+        if this.deadline.is_none() {
             std::task::ready!(Pin::new(&mut this.inner).poll_shutdown(cx))?;
-            this.linger = Some((LINGER_BYTES, Instant::now() + LINGER));
+            this.linger_left = LINGER_BYTES;
+            this.deadline = Some(Instant::now() + LINGER);
         }
         this.poll_linger(cx)
     }
@@ -337,13 +362,15 @@ impl<I: AsyncRead + Unpin> HeadDeadline<I> {
     fn poll_linger(&mut self, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
         let mut scratch = [0; 8192];
         loop {
-            let Some((left, until)) = self.linger else {
+            let Some(until) = self.deadline else {
                 return Poll::Ready(Ok(()));
             };
+            let left = self.linger_left as usize;
             let mut buf = ReadBuf::new(&mut scratch);
             match Pin::new(&mut self.inner).poll_read(cx, &mut buf) {
                 Poll::Ready(Ok(())) if !buf.filled().is_empty() && buf.filled().len() < left => {
-                    self.linger = Some((left - buf.filled().len(), until));
+                    // Less than `left`, a `u32`.
+                    self.linger_left -= buf.filled().len() as u32;
                 }
                 // The client closed, failed, or sent too much: done.
                 Poll::Ready(_) => return Poll::Ready(Ok(())),
@@ -357,6 +384,7 @@ impl<I: AsyncRead + Unpin> HeadDeadline<I> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::server::shutdown::Shutdown;
 
     fn wrapper() -> HeadDeadline<()> {
         HeadDeadline::new((), Some(Duration::from_secs(1)), Arc::default())
@@ -367,24 +395,40 @@ mod tests {
         let mut d = wrapper();
         d.observe(b"PR");
         assert_eq!(d.protocol, Protocol::Unknown { matched: 2 });
-        assert!(d.watch.is_some());
+        assert!(d.watched);
         d.observe(b"X");
         assert_eq!(d.protocol, Protocol::Http1);
-        assert!(d.watch.is_some(), "the first head is still timed");
+        assert!(d.watched, "the first head is still timed");
+        assert!(d.requests.timeout().is_some());
     }
 
     #[tokio::test]
     async fn the_whole_preface_is_http2_and_leaves_the_watch() {
         let mut d = wrapper();
         d.observe(&H2_PREFACE[..10]);
-        let watch = d
-            .watch
-            .clone()
-            .expect("timed while the protocol is unknown");
+        assert!(d.watched, "timed while the protocol is unknown");
         d.observe(&H2_PREFACE[10..]);
         assert_eq!(d.protocol, Protocol::Http2);
-        assert!(d.watch.is_none());
-        assert!(watch.is_released(), "the watch no longer reads it");
+        assert!(!d.watched);
+        assert!(
+            d.requests.timeout().is_none(),
+            "the watch no longer reads it"
+        );
         assert!(d.deadline.is_none(), "no HTTP/2 idle timeout set here");
+    }
+
+    #[tokio::test]
+    async fn the_preface_starts_the_idle_timeout_in_the_same_registration() {
+        let shutdown = Shutdown::default().with_http2_idle(Some(Duration::from_secs(5)));
+        let requests = InFlight::new(Arc::new(shutdown));
+        let mut d = HeadDeadline::new((), Some(Duration::from_secs(1)), Arc::new(requests));
+        let before = d.requests.snapshot();
+        d.observe(H2_PREFACE);
+        assert_eq!(d.protocol, Protocol::Http2);
+        assert!(d.watched);
+        assert_eq!(d.requests.timeout(), Some(Duration::from_secs(5)));
+        let after = d.requests.snapshot();
+        assert!(InFlight::none_at(after));
+        assert_ne!(after, before, "a new wait, timed afresh");
     }
 }

@@ -1,5 +1,6 @@
-//! [`HeadWatch`]: the header read timeout of HTTP/1 connections, kept by one thread for the
-//! whole process rather than by a timer per connection.
+//! The header read timeout's watch: the header read timeout of HTTP/1 connections (and the
+//! idle timeout of HTTP/2 ones), kept by one thread for the whole process rather than by a
+//! timer per connection.
 //!
 //! A connection waits for a request head from its start, and on HTTP/1.1 again each time its
 //! last request in flight is answered. An HTTP/2 connection is watched the same way for its
@@ -7,7 +8,7 @@
 //! count of requests started changes with every request, so two equal snapshots with none in
 //! flight are the same wait. The watch thread reads every connection's snapshot a few times
 //! per timeout; a wait it has seen unchanged for the whole timeout is overdue, and the
-//! connection's task is woken to close it ([`HeadWatch::overdue`]).
+//! connection's task is woken to close it ([`InFlight::overdue`]).
 //!
 //! So a request costs the connection nothing here — no clock read, no timer — and tokio's
 //! timer wheel stays empty on an HTTP/1.1 connection: with a timer in it, every park of the
@@ -19,9 +20,7 @@
 //! The thread sleeps while no connection is watched; it is started with the first server
 //! ([`start`]).
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock, PoisonError, Weak};
-use std::task::{Context, Waker};
 use std::thread::Thread;
 use std::time::{Duration, Instant};
 
@@ -69,99 +68,37 @@ pub(crate) fn start() -> std::io::Result<()> {
 
 /// What the watch knows of one connection.
 struct Entry {
-    connection: Weak<HeadWatch>,
+    connection: Weak<InFlight>,
     /// The snapshot last read, and when it was first read.
     seen: u64,
     since: Instant,
 }
 
-/// One connection's header read timeout, shared by the connection and the watch thread.
-#[derive(Debug)]
-pub(crate) struct HeadWatch {
-    requests: Arc<InFlight>,
-    timeout: Duration,
-    /// `false` once the connection is HTTP/2 (timed by its idle timeout instead).
-    watched: AtomicBool,
-    /// The snapshot of the wait found overdue, with its low bit set (a snapshot with none in
-    /// flight has it clear); `0` until one is.
-    overdue: AtomicU64,
-    /// The connection's task, woken when its wait is found overdue (and kept: woken again
-    /// for a later wait without being stored again).
-    waker: Mutex<Option<Waker>>,
-}
-
-impl HeadWatch {
-    /// Watches a connection whose requests `requests` counts, from now.
-    ///
-    /// Without a running watch thread ([`start`] failed or was not called), the connection is
-    /// not timed.
-    pub(crate) fn register(requests: Arc<InFlight>, timeout: Duration) -> Arc<Self> {
-        let watch = Arc::new(Self {
-            requests,
-            timeout,
-            watched: AtomicBool::new(true),
-            overdue: AtomicU64::new(0),
-            waker: Mutex::new(None),
-        });
-        match WATCH.get() {
-            Some(process) => {
-                let mut watched = process
-                    .watched
-                    .lock()
-                    .unwrap_or_else(PoisonError::into_inner);
-                watched.push(Entry {
-                    connection: Arc::downgrade(&watch),
-                    seen: watch.requests.snapshot(),
-                    since: Instant::now(),
-                });
-                if watched.len() == 1 {
-                    // It sleeps while nothing is watched.
-                    process.thread.unpark();
-                }
+/// Watches the connection whose requests `requests` counts, for `timeout` from now (once per
+/// connection: on HTTP/2 its idle timeout takes the header read timeout's place, in the same
+/// registration). What the watch keeps of the connection is its [`InFlight`].
+///
+/// Without a running watch thread ([`start`] failed or was not called), the connection is
+/// not timed.
+pub(crate) fn register(requests: &Arc<InFlight>, timeout: Duration) {
+    requests.set_timeout(timeout);
+    match WATCH.get() {
+        Some(process) => {
+            let mut watched = process
+                .watched
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner);
+            watched.push(Entry {
+                connection: Arc::downgrade(requests),
+                seen: requests.snapshot(),
+                since: Instant::now(),
+            });
+            if watched.len() == 1 {
+                // It sleeps while nothing is watched.
+                process.thread.unpark();
             }
-            None => tracing::error!("the header read timeout's watch is not running"),
         }
-        watch
-    }
-
-    /// The timeout this connection is watched for.
-    pub(crate) fn timeout(&self) -> Duration {
-        self.timeout
-    }
-
-    /// No longer watched: the connection turned out to be HTTP/2 (watched again for its idle
-    /// timeout), or is closing.
-    pub(crate) fn release(&self) {
-        self.watched.store(false, Ordering::Relaxed);
-    }
-
-    #[cfg(test)]
-    pub(crate) fn is_released(&self) -> bool {
-        !self.watched.load(Ordering::Relaxed)
-    }
-
-    /// Whether the connection's wait for a head (HTTP/2: its idle time) is overdue (never
-    /// while a request is in flight); the caller's task is woken when it becomes so.
-    /// `stored` is the caller's copy of the waker it stored last: the same task's waker is
-    /// not stored again.
-    #[inline]
-    pub(crate) fn overdue(&self, cx: &Context<'_>, stored: &mut Option<Waker>) -> bool {
-        // Stored even while a request is in flight: an HTTP/2 stream ends on a task of its
-        // own, and the connection's may not run again before its idle time is overdue.
-        // Before the flag's read: a wait found overdue after it wakes this task.
-        if !stored.as_ref().is_some_and(|w| w.will_wake(cx.waker())) {
-            self.store_waker(cx, stored);
-        }
-        let snapshot = self.requests.snapshot();
-        InFlight::none_at(snapshot) && self.overdue.load(Ordering::Acquire) == snapshot | 1
-    }
-
-    /// Once per connection (per task it moves to): out of line.
-    #[inline(never)]
-    fn store_waker(&self, cx: &Context<'_>, stored: &mut Option<Waker>) {
-        let waker = cx.waker().clone();
-        *self.waker.lock().unwrap_or_else(PoisonError::into_inner) = Some(waker.clone());
-        *stored = Some(waker);
+        None => tracing::error!("the header read timeout's watch is not running"),
     }
 }
 
@@ -170,27 +107,16 @@ impl Entry {
     /// watched.
     fn read(&mut self, now: Instant) -> Option<Duration> {
         let connection = self.connection.upgrade()?;
-        if !connection.watched.load(Ordering::Relaxed) {
-            return None;
-        }
-        let snapshot = connection.requests.snapshot();
+        let timeout = connection.timeout()?;
+        let snapshot = connection.snapshot();
         if snapshot != self.seen || !InFlight::none_at(snapshot) {
             // Another wait, or a request in flight: timed from now, when it is a wait.
             self.seen = snapshot;
             self.since = now;
-        } else if now.duration_since(self.since) >= connection.timeout {
-            let flagged = snapshot | 1;
-            if connection.overdue.swap(flagged, Ordering::AcqRel) != flagged {
-                let waker = connection
-                    .waker
-                    .lock()
-                    .unwrap_or_else(PoisonError::into_inner);
-                if let Some(waker) = &*waker {
-                    waker.wake_by_ref();
-                }
-            }
+        } else if now.duration_since(self.since) >= timeout {
+            connection.flag_overdue(snapshot);
         }
-        Some(connection.timeout)
+        Some(timeout)
     }
 }
 
@@ -229,8 +155,8 @@ fn run() {
 
 #[cfg(test)]
 mod tests {
-    use std::sync::atomic::AtomicUsize;
-    use std::task::Wake;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::task::{Context, Wake, Waker};
 
     use super::*;
     use crate::server::conn::in_flight::InFlightGuard;
@@ -247,25 +173,19 @@ mod tests {
     const TIMEOUT: Duration = Duration::from_secs(10);
 
     /// A connection and the watch's entry for it, read at instants the test chooses.
-    fn watched() -> (Arc<HeadWatch>, Entry, Instant) {
-        let requests = Arc::new(InFlight::default());
-        let connection = Arc::new(HeadWatch {
-            requests,
-            timeout: TIMEOUT,
-            watched: AtomicBool::new(true),
-            overdue: AtomicU64::new(0),
-            waker: Mutex::new(None),
-        });
+    fn watched() -> (Arc<InFlight>, Entry, Instant) {
+        let connection = Arc::new(InFlight::default());
+        connection.set_timeout(TIMEOUT);
         let start = Instant::now();
         let entry = Entry {
             connection: Arc::downgrade(&connection),
-            seen: connection.requests.snapshot(),
+            seen: connection.snapshot(),
             since: start,
         };
         (connection, entry, start)
     }
 
-    fn polled(connection: &HeadWatch, woken: &Arc<Woken>) -> bool {
+    fn polled(connection: &InFlight, woken: &Arc<Woken>) -> bool {
         let waker = Waker::from(Arc::clone(woken));
         connection.overdue(&Context::from_waker(&waker), &mut None)
     }
@@ -289,7 +209,7 @@ mod tests {
     fn a_request_in_flight_is_never_overdue_and_its_end_starts_a_new_wait() {
         let (connection, mut entry, start) = watched();
         let woken = Arc::new(Woken::default());
-        let guard = InFlightGuard::new(&connection.requests);
+        let guard = InFlightGuard::new(&connection);
         entry.read(start + TIMEOUT);
         entry.read(start + TIMEOUT * 5);
         assert!(!polled(&connection, &woken), "in flight for five timeouts");
@@ -310,7 +230,7 @@ mod tests {
         let (connection, mut entry, start) = watched();
         let woken = Arc::new(Woken::default());
         entry.read(start + TIMEOUT / 2);
-        drop(InFlightGuard::new(&connection.requests));
+        drop(InFlightGuard::new(&connection));
         entry.read(start + TIMEOUT);
         assert!(
             !polled(&connection, &woken),
@@ -326,7 +246,7 @@ mod tests {
         let woken = Arc::new(Woken::default());
         entry.read(start + TIMEOUT);
         // The head arrived just as the watch found it late: that request is served.
-        let guard = InFlightGuard::new(&connection.requests);
+        let guard = InFlightGuard::new(&connection);
         assert!(!polled(&connection, &woken));
         drop(guard);
         assert!(
@@ -346,7 +266,7 @@ mod tests {
         entry.read(start + TIMEOUT);
         assert_eq!(woken.0.load(Ordering::SeqCst), 1);
         // A request came in time after all; the next wait is overdue too.
-        drop(InFlightGuard::new(&connection.requests));
+        drop(InFlightGuard::new(&connection));
         assert!(!connection.overdue(&Context::from_waker(&waker), &mut stored));
         entry.read(start + TIMEOUT * 2);
         entry.read(start + TIMEOUT * 3);
@@ -374,7 +294,8 @@ mod tests {
     fn the_watch_thread_finds_a_silent_connection_overdue() {
         start().expect("the watch thread starts");
         let timeout = Duration::from_millis(200);
-        let connection = HeadWatch::register(Arc::new(InFlight::default()), timeout);
+        let connection = Arc::new(InFlight::default());
+        register(&connection, timeout);
         let woken = Arc::new(Woken::default());
         let started = Instant::now();
         assert!(!polled(&connection, &woken));

@@ -19,7 +19,8 @@
 //! hyper's own answer. The normal path pays a comparison per write (and an atomic load for the
 //! first write of each answer) and an atomic load per flush.
 //!
-//! HTTP/2 passes through: its first write is a SETTINGS frame, not `HTTP/1.`.
+//! HTTP/2 passes through: its first write is a SETTINGS frame, not `HTTP/1.`. (The native
+//! server takes this wrapper off an HTTP/2 connection once its preface is read.)
 
 use std::io;
 use std::pin::Pin;
@@ -68,6 +69,12 @@ impl<I> HyperErrors<I> {
             // Nothing written, no request yet: a write now is hyper's own answer.
             state: State::Answers { settled: Some(0) },
         }
+    }
+
+    /// The connection's IO, unwrapped (HTTP/2, before anything is written).
+    #[cfg(feature = "http2")]
+    pub(crate) fn into_inner(self) -> I {
+        self.inner
     }
 }
 

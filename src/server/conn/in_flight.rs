@@ -1,14 +1,17 @@
 //! [`InFlight`]: how many requests of a connection are in flight and have started — counted
 //! by the service ([`InFlightGuard`], held by the response body: [`Counted`]), read by the
 //! connection's IO ([`HeadDeadline`](super::head_deadline::HeadDeadline),
-//! [`HyperErrors`](super::hyper_errors::HyperErrors)) and, on HTTP/2, by the idle timeout
-//! (the [`HeadWatch`](super::head_watch::HeadWatch), whose decision the connection's
-//! [`Drain`](crate::server::shutdown::Drain) carries out).
+//! [`HyperErrors`](super::hyper_errors::HyperErrors)) and by the header read timeout's watch
+//! thread ([`head_watch`](super::head_watch)), which times its waits for a head and, on
+//! HTTP/2, its idle time (whose end the connection's [`Drain`](crate::server::shutdown::Drain)
+//! carries out). What the watch keeps of the connection is here too: one allocation per
+//! connection for both.
 
 use std::pin::Pin;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
-use std::task::{Context, Poll};
+use std::task::{Context, Poll, Waker};
+use std::time::Duration;
 
 use http_body::{Body, Frame, SizeHint};
 
@@ -25,10 +28,26 @@ use crate::server::shutdown::{Idle, Shutdown, UntilDrain};
 ///
 /// On HTTP/2 a request is a stream, and the connection is idle while none is in flight: its
 /// idle timeout is timed from the same counts, by the header read timeout's watch.
+///
+/// With what the watch keeps of the connection (its timeout, the wait found overdue, the
+/// task to wake): one allocation of 72 bytes per connection (glibc: an 80-byte chunk; a count
+/// of 40 and a watch of 80, registered again for HTTP/2 at its preface, before). Kept within
+/// 72: the timeout in milliseconds, `0` when not watched.
 #[derive(Debug)]
 pub(crate) struct InFlight {
     counts: AtomicU64,
     shutdown: Arc<Shutdown>,
+    /// The timeout the watch times the connection's waits for, in milliseconds (at least 1,
+    /// at most `u32::MAX`: 49 days): the header read timeout, and on HTTP/2 its idle timeout
+    /// once the preface is read. `0` while not watched: before its registration, and once
+    /// released (HTTP/2 without an idle timeout, or closing).
+    timeout: AtomicU32,
+    /// The snapshot of the wait found overdue, with its low bit set (a snapshot with none in
+    /// flight has it clear); `0` until one is.
+    overdue: AtomicU64,
+    /// The connection's task, woken when its wait is found overdue (and kept: woken again
+    /// for a later wait without being stored again).
+    waker: Mutex<Option<Waker>>,
     /// Set when an HTTP/2 connection was idle for its timeout; taken by its
     /// [`Drain`](crate::server::shutdown::Drain), which starts the graceful shutdown (GOAWAY).
     idle: AtomicBool,
@@ -51,8 +70,16 @@ impl InFlight {
         Self {
             counts: AtomicU64::new(0),
             shutdown,
+            timeout: AtomicU32::new(0),
+            overdue: AtomicU64::new(0),
+            waker: Mutex::new(None),
             idle: AtomicBool::new(false),
         }
+    }
+
+    /// The server's HTTP/2 idle timeout.
+    pub(crate) fn http2_idle(&self) -> Option<Duration> {
+        self.shutdown.http2_idle()
     }
 
     /// The server's shutdown.
@@ -77,6 +104,70 @@ impl InFlight {
     /// The HTTP/2 connection was idle for its timeout: its graceful shutdown is due.
     pub(crate) fn set_idle(&self) {
         self.idle.store(true, Ordering::Release);
+    }
+
+    /// A new wait, timed afresh by the watch (no request is counted): the HTTP/2 preface read,
+    /// the idle time starts.
+    pub(crate) fn new_wait(&self) {
+        self.counts.fetch_add(STARTED, Ordering::Relaxed);
+    }
+
+    /// The timeout the watch times the connection's waits for; `None` while not watched.
+    pub(crate) fn timeout(&self) -> Option<Duration> {
+        match self.timeout.load(Ordering::Relaxed) {
+            0 => None,
+            millis => Some(Duration::from_millis(u64::from(millis))),
+        }
+    }
+
+    /// Times the connection's waits for `timeout` from now on (rounded up to a millisecond);
+    /// the watch reads it once [registered](super::head_watch::register).
+    pub(crate) fn set_timeout(&self, timeout: Duration) {
+        let millis = timeout.as_nanos().div_ceil(1_000_000);
+        let millis = u32::try_from(millis).unwrap_or(u32::MAX).max(1);
+        self.timeout.store(millis, Ordering::Relaxed);
+    }
+
+    /// No longer watched: an HTTP/2 connection without an idle timeout, or closing. The
+    /// watch forgets it at its next read.
+    pub(crate) fn release(&self) {
+        self.timeout.store(0, Ordering::Relaxed);
+    }
+
+    /// Whether the connection's wait for a head (HTTP/2: its idle time) is overdue (never
+    /// while a request is in flight); the caller's task is woken when it becomes so.
+    /// `stored` is the caller's copy of the waker it stored last: the same task's waker is
+    /// not stored again.
+    #[inline]
+    pub(crate) fn overdue(&self, cx: &Context<'_>, stored: &mut Option<Waker>) -> bool {
+        // Stored even while a request is in flight: an HTTP/2 stream ends on a task of its
+        // own, and the connection's may not run again before its idle time is overdue.
+        // Before the flag's read: a wait found overdue after it wakes this task.
+        if !stored.as_ref().is_some_and(|w| w.will_wake(cx.waker())) {
+            self.store_waker(cx, stored);
+        }
+        let snapshot = self.snapshot();
+        Self::none_at(snapshot) && self.overdue.load(Ordering::Acquire) == snapshot | 1
+    }
+
+    /// Once per connection (per task it moves to): out of line.
+    #[inline(never)]
+    fn store_waker(&self, cx: &Context<'_>, stored: &mut Option<Waker>) {
+        let waker = cx.waker().clone();
+        *self.waker.lock().unwrap_or_else(PoisonError::into_inner) = Some(waker.clone());
+        *stored = Some(waker);
+    }
+
+    /// The watch found the wait `snapshot` overdue: flags it, and wakes the connection's task
+    /// the first time.
+    pub(crate) fn flag_overdue(&self, snapshot: u64) {
+        let flagged = snapshot | 1;
+        if self.overdue.swap(flagged, Ordering::AcqRel) != flagged {
+            let waker = self.waker.lock().unwrap_or_else(PoisonError::into_inner);
+            if let Some(waker) = &*waker {
+                waker.wake_by_ref();
+            }
+        }
     }
 }
 
@@ -108,7 +199,7 @@ impl InFlightGuard {
     }
 
     /// The body handed hyper a frame and waits to be asked for the next: the peer's turn,
-    /// timed like a wait for a request head ([`HeadWatch`](super::head_watch::HeadWatch)).
+    /// timed like a wait for a request head (the [watch](super::head_watch)).
     #[inline]
     fn pause(&mut self) {
         self.paused = true;

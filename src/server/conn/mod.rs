@@ -16,14 +16,16 @@
 //!      |                         timeout (10 s without one)
 //!      v
 //!   HyperErrors<_>               hyper's own 400 / 431 / 414 heads         hyper_errors.rs
-//!      |                         rewritten with the error body             (error_answers.rs)
+//!      |                         rewritten with the error body; HTTP/1     (error_answers.rs)
+//!      |                         only (taken off once HTTP/2 is told)
 //!      v
 //!   HeadDeadline<_>              the protocol, told by the first bytes     head_deadline.rs
 //!      |                         (`detect`, replayed to hyper); then:
 //!      |  HTTP/1:  HeadWatch     header read timeout, kept by one thread   head_watch.rs
 //!      |           linger        lingering close once hyper shuts writing
 //!      |  HTTP/2:  ControlFrames PING / SETTINGS flood cut-off             control_frames.rs
-//!      |           HeadWatch     idle timeout: GOAWAY, then close          head_watch.rs
+//!      |           HeadWatch     idle timeout: GOAWAY, then close (the     head_watch.rs
+//!      |                         same registration, its timeout changed)
 //!      v
 //!   TokioIo<_>                   hyper-util: tokio's IO as hyper's
 //!      |                         `rt::Read` / `rt::Write`
@@ -58,7 +60,7 @@
 //!   `connection: close` and `content-length: 0`; and an HTTP/2 connection's first write
 //!   being a SETTINGS frame. No upstream issue found for such a hook (the nearest,
 //!   hyperium/hyper#2583, closed, asks to pass such requests through instead).
-//! - **`HeadDeadline`** with **`HeadWatch`** replaces hyper's
+//! - **`HeadDeadline`** with the **head watch** (`head_watch.rs`) replaces hyper's
 //!   `http1::Builder::header_read_timeout`, turned off in [`Builders`](super::builders): it
 //!   arms a timer per request head, and with any timer in tokio's wheel every park of the
 //!   runtime reads the clock. The idle keep-alive wait is timed here too, as the pull request
@@ -75,7 +77,7 @@
 //!   limit (it has one for the resets it sends, hyperium/h2#737); it relies on h2 reading
 //!   nothing more while an answer is pending (memory stays bounded) and on the frames being
 //!   plain bytes here (above TLS). No upstream issue found for a PING / SETTINGS limit.
-//! - The **HTTP/2 idle timeout** (`HeadWatch` on the streams' `InFlight` count) works around
+//! - The **HTTP/2 idle timeout** (the head watch on the streams' `InFlight` count) works around
 //!   hyper's HTTP/2 server having no idle timeout (its keep-alive PINGs only find dead
 //!   peers): hyperium/hyper#1628 (open). It relies on hyper's `graceful_shutdown` sending
 //!   GOAWAY, and on hyper dropping each stream's answer once sent.
@@ -137,7 +139,6 @@ pub(super) struct Connection<S> {
     pub(super) service: S,
     pub(super) secure: bool,
     pub(super) header_read_timeout: Option<Duration>,
-    pub(super) http2_idle_timeout: Option<Duration>,
     pub(super) shutdown: Arc<Shutdown>,
     pub(super) on_client_error: Option<ErrorHook>,
     pub(super) answers: ErrorAnswers,
@@ -163,7 +164,6 @@ impl<S: CallShared> Connection<S> {
                 service,
                 secure,
                 header_read_timeout,
-                http2_idle_timeout,
                 shutdown,
                 on_client_error,
                 answers,
@@ -182,8 +182,7 @@ impl<S: CallShared> Connection<S> {
                 answers: answers.clone(),
             };
             let io = HyperErrors::new(io, Arc::clone(&requests), answers);
-            let mut io = HeadDeadline::new(io, header_read_timeout, Arc::clone(&requests))
-                .http2_idle(http2_idle_timeout);
+            let mut io = HeadDeadline::new(io, header_read_timeout, Arc::clone(&requests));
             let http2 = match io.detect().await {
                 Ok(http2) => http2,
                 Err(error) => {
@@ -196,6 +195,9 @@ impl<S: CallShared> Connection<S> {
             let _ = http2;
             #[cfg(feature = "http2")]
             if http2 {
+                // Without `HyperErrors`, which only passes HTTP/2 through (48 bytes of every
+                // HTTP/2 connection's task): nothing is written yet.
+                let io = io.map_inner(HyperErrors::into_inner);
                 let connection = builders
                     .http2
                     .serve_connection(TokioIo::new(io), hyper_service);
@@ -212,7 +214,11 @@ impl<S: CallShared> Connection<S> {
             let connection = builders
                 .http1
                 .serve_connection(TokioIo::new(io), hyper_service);
-            (shutdown.watch(connection, requests), on_client_error, permit)
+            (
+                shutdown.watch(connection, requests),
+                on_client_error,
+                permit,
+            )
         };
         if let Err(error) = served.await {
             report_client_error(on_client_error.as_ref(), &error);
