@@ -4,11 +4,12 @@
 //!
 //! A connection waits for a request head from its start, and on HTTP/1.1 again each time its
 //! last request in flight is answered. An HTTP/2 connection is watched the same way for its
-//! idle timeout once its preface is read: idle while none of its streams is in flight. Its [`InFlight`] count says which wait it is in: the
-//! count of requests started changes with every request, so two equal snapshots with none in
-//! flight are the same wait. The watch thread reads every connection's snapshot a few times
-//! per timeout; a wait it has seen unchanged for the whole timeout is overdue, and the
-//! connection's task is woken to close it ([`InFlight::overdue`]).
+//! idle timeout once its preface is read: idle while none of its streams is in flight. Its
+//! [`InFlight`] count says which wait it is in: the count of requests started changes with
+//! every request, so two equal snapshots with none in flight are the same wait. The watch
+//! thread reads every connection's snapshot a few times per timeout; a wait it has seen
+//! unchanged for the whole timeout is overdue, and the connection's task is woken to close it
+//! ([`InFlight::overdue`]).
 //!
 //! So a request costs the connection nothing here — no clock read, no timer — and tokio's
 //! timer wheel stays empty on an HTTP/1.1 connection: with a timer in it, every park of the

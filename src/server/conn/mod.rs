@@ -21,10 +21,10 @@
 //!      v
 //!   HeadDeadline<_>              the protocol, told by the first bytes     head_deadline.rs
 //!      |                         (`detect`, replayed to hyper); then:
-//!      |  HTTP/1:  HeadWatch     header read timeout, kept by one thread   head_watch.rs
+//!      |  HTTP/1:  head watch    header read timeout, kept by one thread   head_watch.rs
 //!      |           linger        lingering close once hyper shuts writing
 //!      |  HTTP/2:  ControlFrames PING / SETTINGS flood cut-off             control_frames.rs
-//!      |           HeadWatch     idle timeout: GOAWAY, then close (the     head_watch.rs
+//!      |           head watch    idle timeout: GOAWAY, then close (the     head_watch.rs
 //!      |                         same registration, its timeout changed)
 //!      v
 //!   TokioIo<_>                   hyper-util: tokio's IO as hyper's
