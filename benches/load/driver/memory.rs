@@ -82,15 +82,6 @@ pub(super) struct Memory {
     runs: BTreeMap<(Protocol, ServerKind), Vec<MemoryRun>>,
 }
 
-impl Memory {
-    fn median_kib(&self, protocol: Protocol, kind: ServerKind) -> Option<f64> {
-        let runs = self.runs.get(&(protocol, kind))?;
-        Some(median(
-            runs.iter().map(MemoryRun::per_connection_kib).collect(),
-        ))
-    }
-}
-
 /// Measures every server of the configuration, `connections` idle connections per run.
 pub(super) fn measure(exe: &Path, config: &Config, connections: usize) -> Result<Memory> {
     println!(
@@ -359,34 +350,8 @@ pub(super) fn report(memory: &Memory, config: &Config, json: &mut Value) {
     let mut ratios = Vec::new();
     for protocol in [Protocol::Http1, Protocol::H2c] {
         println!("\n{}", protocol.name());
-        println!(
-            "  {:<19} {:>8} {:>8} {:>8} {:>8}  {:>16}",
-            "server", "median", "run 1", "run 2", "run 3", "pactum-native ÷"
-        );
-        let native = memory.median_kib(protocol, ServerKind::PactumNative);
-        for &kind in &config.servers {
-            let Some(runs) = memory.runs.get(&(protocol, kind)) else {
-                continue;
-            };
-            let med = memory.median_kib(protocol, kind);
-            let ratio = match (native, med) {
-                (Some(n), Some(m)) if kind != ServerKind::PactumNative && m > 0.0 => Some(n / m),
-                _ => None,
-            };
-            let run = |i: usize| {
-                runs.get(i)
-                    .map(|r| format!("{:.2}", r.per_connection_kib()))
-                    .unwrap_or_else(|| "-".into())
-            };
-            println!(
-                "  {:<19} {:>8} {:>8} {:>8} {:>8}  {:>16}",
-                kind.name(),
-                fmt_opt(med, |v| format!("{v:.2}")),
-                run(0),
-                run(1),
-                run(2),
-                fmt_opt(ratio, |v| format!("{v:.3}")),
-            );
+        let runs_of = |kind| memory.runs.get(&(protocol, kind)).map(Vec::as_slice);
+        print_table(config, runs_of, |kind, med, runs, ratio| {
             rows.push(json!({
                 "server": kind.name(),
                 "protocol": protocol.name(),
@@ -394,17 +359,73 @@ pub(super) fn report(memory: &Memory, config: &Config, json: &mut Value) {
                 "runs": runs.iter().map(MemoryRun::json_row).collect::<Vec<_>>(),
             }));
             if let Some(ratio) = ratio {
-                ratios.push(json!({
-                    "ratio": format!("pactum-native / {}", kind.name()),
-                    "measure": format!("KiB per idle connection ({})", protocol.name()),
-                    "value": ratio,
-                    "goal": "(info)",
-                }));
+                ratios.push(ratio_row(
+                    kind,
+                    format!("KiB per idle connection ({})", protocol.name()),
+                    ratio,
+                ));
             }
-        }
+        });
     }
+    add_to_json(json, "memory_per_connection", rows, ratios);
+}
+
+/// Prints one table of memory runs: a row per server of the configuration that has runs,
+/// with each run, their median and pactum-native's ratio to it; `row` gets the same figures
+/// for the JSON.
+pub(super) fn print_table<'a>(
+    config: &Config,
+    runs_of: impl Fn(ServerKind) -> Option<&'a [MemoryRun]>,
+    mut row: impl FnMut(ServerKind, f64, &[MemoryRun], Option<f64>),
+) {
+    println!(
+        "  {:<19} {:>8} {:>8} {:>8} {:>8}  {:>16}",
+        "server", "median", "run 1", "run 2", "run 3", "pactum-native ÷"
+    );
+    let median_of =
+        |runs: &[MemoryRun]| median(runs.iter().map(MemoryRun::per_connection_kib).collect());
+    let native = runs_of(ServerKind::PactumNative).map(median_of);
+    for &kind in &config.servers {
+        let Some(runs) = runs_of(kind) else {
+            continue;
+        };
+        let med = median_of(runs);
+        let ratio = match native {
+            Some(n) if kind != ServerKind::PactumNative && med > 0.0 => Some(n / med),
+            _ => None,
+        };
+        let run = |i: usize| {
+            runs.get(i)
+                .map(|r| format!("{:.2}", r.per_connection_kib()))
+                .unwrap_or_else(|| "-".into())
+        };
+        println!(
+            "  {:<19} {:>8.2} {:>8} {:>8} {:>8}  {:>16}",
+            kind.name(),
+            med,
+            run(0),
+            run(1),
+            run(2),
+            fmt_opt(ratio, |v| format!("{v:.3}")),
+        );
+        row(kind, med, runs, ratio);
+    }
+}
+
+/// A ratio of pactum-native to `kind` for the JSON's `ratios`.
+pub(super) fn ratio_row(kind: ServerKind, measure: String, value: f64) -> Value {
+    json!({
+        "ratio": format!("pactum-native / {}", kind.name()),
+        "measure": measure,
+        "value": value,
+        "goal": "(info)",
+    })
+}
+
+/// Adds a section's rows to `json` under `key`, and its ratios to the JSON's `ratios`.
+pub(super) fn add_to_json(json: &mut Value, key: &str, rows: Vec<Value>, ratios: Vec<Value>) {
     if let Some(object) = json.as_object_mut() {
-        object.insert("memory_per_connection".into(), Value::Array(rows));
+        object.insert(key.into(), Value::Array(rows));
         if let Some(Value::Array(all)) = object.get_mut("ratios") {
             all.extend(ratios);
         }

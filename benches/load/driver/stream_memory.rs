@@ -33,7 +33,9 @@ use serde_json::{json, Value};
 use crate::api;
 use crate::servers::ServerKind;
 
-use super::memory::{one_run_warmed, read_answer, Held, MemoryRun, BATCH, RUNS};
+use super::memory::{
+    add_to_json, one_run_warmed, print_table, ratio_row, read_answer, Held, MemoryRun, BATCH, RUNS,
+};
 use super::*;
 
 /// The bytes of the file field sent before an upload stalls.
@@ -89,14 +91,7 @@ pub(super) struct StreamMemory {
     runs: BTreeMap<(Open, ServerKind), Vec<MemoryRun>>,
 }
 
-impl StreamMemory {
-    fn median_kib(&self, open: Open, kind: ServerKind) -> Option<f64> {
-        let runs = self.runs.get(&(open, kind))?;
-        Some(median(
-            runs.iter().map(MemoryRun::per_connection_kib).collect(),
-        ))
-    }
-}
+impl StreamMemory {}
 
 /// Checks the servers' answers, then measures each, `connections` per run.
 pub(super) fn measure(exe: &Path, config: &Config, connections: usize) -> Result<StreamMemory> {
@@ -353,34 +348,8 @@ pub(super) fn report(memory: &StreamMemory, config: &Config, json: &mut Value) {
             "\n=== Memory per {} (KiB; VmRSS after − before, ÷ connections) ===",
             open.name()
         );
-        println!(
-            "  {:<19} {:>8} {:>8} {:>8} {:>8}  {:>16}",
-            "server", "median", "run 1", "run 2", "run 3", "pactum-native ÷"
-        );
-        let native = memory.median_kib(open, ServerKind::PactumNative);
-        for &kind in &config.servers {
-            let Some(runs) = memory.runs.get(&(open, kind)) else {
-                continue;
-            };
-            let med = memory.median_kib(open, kind);
-            let ratio = match (native, med) {
-                (Some(n), Some(m)) if kind != ServerKind::PactumNative && m > 0.0 => Some(n / m),
-                _ => None,
-            };
-            let run = |i: usize| {
-                runs.get(i)
-                    .map(|r| format!("{:.2}", r.per_connection_kib()))
-                    .unwrap_or_else(|| "-".into())
-            };
-            println!(
-                "  {:<19} {:>8} {:>8} {:>8} {:>8}  {:>16}",
-                kind.name(),
-                fmt_opt(med, |v| format!("{v:.2}")),
-                run(0),
-                run(1),
-                run(2),
-                fmt_opt(ratio, |v| format!("{v:.3}")),
-            );
+        let runs_of = |kind| memory.runs.get(&(open, kind)).map(Vec::as_slice);
+        print_table(config, runs_of, |kind, med, runs, ratio| {
             rows.push(json!({
                 "server": kind.name(),
                 "open": open.key(),
@@ -389,19 +358,9 @@ pub(super) fn report(memory: &StreamMemory, config: &Config, json: &mut Value) {
                 "runs": runs.iter().map(MemoryRun::json_row).collect::<Vec<_>>(),
             }));
             if let Some(ratio) = ratio {
-                ratios.push(json!({
-                    "ratio": format!("pactum-native / {}", kind.name()),
-                    "measure": format!("KiB per {}", open.name()),
-                    "value": ratio,
-                    "goal": "(info)",
-                }));
+                ratios.push(ratio_row(kind, format!("KiB per {}", open.name()), ratio));
             }
-        }
+        });
     }
-    if let Some(object) = json.as_object_mut() {
-        object.insert("memory_per_stream".into(), Value::Array(rows));
-        if let Some(Value::Array(all)) = object.get_mut("ratios") {
-            all.extend(ratios);
-        }
-    }
+    add_to_json(json, "memory_per_stream", rows, ratios);
 }
