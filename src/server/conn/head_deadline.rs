@@ -82,9 +82,6 @@ pub(crate) struct HeadDeadline<I> {
     /// Timed by the watch: a timeout, and not released (`false` once an HTTP/2 connection
     /// was idle for it).
     watched: bool,
-    /// The timer was polled pending and has this connection's task to wake: while it has not
-    /// fired and fires at or before the deadline, it need not be polled again.
-    armed: bool,
     protocol: Protocol,
 }
 
@@ -103,7 +100,6 @@ impl<I> HeadDeadline<I> {
             control: ControlFrames::default(),
             linger_left: 0,
             watched: timeout.is_some(),
-            armed: false,
             protocol: Protocol::Unknown { matched: 0 },
         }
     }
@@ -122,7 +118,6 @@ impl<I> HeadDeadline<I> {
             control: self.control,
             linger_left: self.linger_left,
             watched: self.watched,
-            armed: self.armed,
             protocol: self.protocol,
         }
     }
@@ -166,7 +161,8 @@ impl<I> HeadDeadline<I> {
                 // No stream can be open yet: the connection is idle from here, timed by the
                 // watch as a wait for a head is, in the same registration (one per
                 // connection): a new wait, for the idle timeout.
-                match (self.requests.http2_idle(), self.watched) {
+                let idle = self.requests.http2_idle();
+                match (idle, self.watched) {
                     (Some(timeout), true) => {
                         self.requests.set_timeout(timeout);
                         self.requests.new_wait();
@@ -175,7 +171,7 @@ impl<I> HeadDeadline<I> {
                     (None, true) => self.requests.release(),
                     (None, false) => {}
                 }
-                self.watched = self.requests.http2_idle().is_some();
+                self.watched = idle.is_some();
                 return;
             }
         }
@@ -216,34 +212,17 @@ impl<I> HeadDeadline<I> {
         })
     }
 
-    /// `true` once `deadline` has passed; else the task is woken when it does.
+    /// `true` once `deadline` has passed; else the task is woken when it does. Once per
+    /// connection at most (an idle HTTP/2 connection's close, an HTTP/1 lingering close): the
+    /// timer is allocated then.
     fn passed(&mut self, cx: &mut Context<'_>, deadline: Instant) -> bool {
-        // The usual case on an HTTP/2 connection that turns idle again and again: the timer
-        // armed for an earlier idle period fires first and wakes the task, which then moves
-        // it. No poll, no timer-wheel work.
-        if let Some(timer) = &self.timer {
-            if self.armed && timer.deadline() <= deadline && !timer.is_elapsed() {
-                return false;
-            }
-        }
         let timer = self
             .timer
             .get_or_insert_with(|| Box::pin(tokio::time::sleep_until(deadline)));
-        if timer.deadline() > deadline {
+        if timer.deadline() != deadline {
             timer.as_mut().reset(deadline);
         }
-        loop {
-            if timer.as_mut().poll(cx).is_pending() {
-                self.armed = true;
-                return false;
-            }
-            self.armed = false;
-            // Set for an earlier deadline: move it to this one, once.
-            if Instant::now() >= deadline {
-                return true;
-            }
-            timer.as_mut().reset(deadline);
-        }
+        timer.as_mut().poll(cx).is_ready()
     }
 }
 
