@@ -28,7 +28,11 @@ impl Builders {
             // The header read timeout is the connection's (`HeadDeadline`): hyper's own would
             // arm a timer per request head (and defaults to 30 s once a timer is set).
             .header_read_timeout(None)
+            // The read buffer's limit, which hyper checks only while a head is incomplete
+            // (a longer head that one read brings whole would pass it), and the head's own:
+            // together an exact limit on the head's bytes.
             .max_buf_size(options.max_head_bytes)
+            .max_header_size(options.max_head_bytes)
             .keep_alive(options.keep_alive);
         // 100 is hyper's own limit, parsed into two arrays on the stack: left unset then, so
         // hyper takes its default path. Above 100 hyper allocates both arrays for every

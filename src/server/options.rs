@@ -256,6 +256,10 @@ impl ServerOptions {
 
     /// The largest request head (request line + headers) accepted; larger ones get 431.
     /// Default 64 KiB; values under 8 KiB are raised to 8 KiB (hyper's minimum buffer).
+    ///
+    /// On HTTP/1 the head's bytes are counted exactly, its final blank line included,
+    /// however the client splits them: a head of exactly this size is served, one byte more
+    /// is refused. On HTTP/2 it bounds the decoded header list (`SETTINGS_MAX_HEADER_LIST_SIZE`).
     pub fn max_head_bytes(mut self, bytes: usize) -> Self {
         self.max_head_bytes = bytes.max(8192);
         self

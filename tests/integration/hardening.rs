@@ -287,6 +287,75 @@ async fn the_default_head_limit_is_64_kib() {
     );
 }
 
+/// A request head of exactly `total` bytes, its end included.
+fn head_of_exactly(total: usize) -> Vec<u8> {
+    let bare = request_with_header_bytes(0).len();
+    let head = request_with_header_bytes(total - bare);
+    assert_eq!(head.len(), total);
+    head
+}
+
+/// Sends `request` in writes that end at `splits` (offsets), pausing between them, so that
+/// the server's reads end there too; returns everything answered until the close.
+async fn raw_split(addr: std::net::SocketAddr, request: &[u8], splits: &[usize]) -> String {
+    let mut stream = TcpStream::connect(addr).await.expect("connect");
+    let mut from = 0;
+    for &to in splits.iter().chain([&request.len()]) {
+        // The server may answer 431 and close before the last write: its answer is read below.
+        if stream.write_all(&request[from..to]).await.is_err() {
+            break;
+        }
+        from = to;
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    read_to_close(&mut stream, Duration::from_secs(5)).await
+}
+
+/// The limit counts the head's bytes, whatever the reads that bring them: a head of exactly
+/// 64 KiB is served and one byte more is refused, sent at once, its first bytes one by one
+/// (the server reads them to tell HTTP/2's preface apart), split around hyper's read sizes
+/// or before its last byte, or behind another request on the connection.
+#[tokio::test]
+async fn the_head_limit_is_exact_whatever_the_reads() {
+    let app = native().await;
+    let limit = 64 * 1024;
+    let one_by_one: Vec<usize> = (1..=24).collect();
+    let splits: [&[usize]; 8] = [
+        &[],
+        &one_by_one,
+        &[4096],
+        &[8192],
+        &[8193, 16 * 1024 - 1],
+        &[40_000],
+        &[limit - 1],
+        &[1, limit],
+    ];
+    for split in splits {
+        let at = raw_split(app.addr, &head_of_exactly(limit), split).await;
+        assert_eq!(
+            status_of(&at),
+            "200",
+            "{split:?}: {}",
+            &at[..at.len().min(200)]
+        );
+        let over = raw_split(app.addr, &head_of_exactly(limit + 1), split).await;
+        assert!(
+            over.starts_with("HTTP/1.1 431"),
+            "{split:?}: {}",
+            &over[..over.len().min(200)]
+        );
+    }
+    // Pipelined behind a small request, in one write: the second head's own bytes count.
+    let small = b"GET /health HTTP/1.1\r\nhost: x\r\n\r\n";
+    let over = [&small[..], &head_of_exactly(limit + 1)].concat();
+    let answers = app.raw(&over).await;
+    assert!(answers.starts_with("HTTP/1.1 200"), "{}", &answers[..200]);
+    assert_eq!(answers.matches("HTTP/1.1 431").count(), 1, "{answers}");
+    let at = [&small[..], &head_of_exactly(limit)].concat();
+    let answers = app.raw(&at).await;
+    assert_eq!(answers.matches("HTTP/1.1 200").count(), 2, "{answers}");
+}
+
 fn request_with_headers(count: usize) -> Vec<u8> {
     let mut head = String::from("GET /health HTTP/1.1\r\nhost: x\r\nconnection: close\r\n");
     for i in 0..count {
@@ -474,8 +543,11 @@ async fn with_no_idle_wait_a_shutdown_closes_an_idle_connection_at_once() {
 
 #[tokio::test]
 async fn the_idle_wait_keeps_a_draining_connection_for_its_next_request() {
-    let wait = Duration::from_millis(600);
-    let (server, mut stream) = with_an_idle_connection(options().shutdown_idle_wait(wait)).await;
+    // Long enough for a loaded machine to send the next request within it (the connection
+    // closes as soon as it is answered).
+    let long_wait = Duration::from_secs(5);
+    let (server, mut stream) =
+        with_an_idle_connection(options().shutdown_idle_wait(long_wait)).await;
     let addr = server.local_addr();
     let shutdown = tokio::spawn(server.shutdown());
     // The accept loop closes its listener and starts draining in one step.
@@ -494,6 +566,7 @@ async fn the_idle_wait_keeps_a_draining_connection_for_its_next_request() {
     assert!(shutdown.await.expect("task"), "every connection closed");
 
     // Left open by its client, the connection is closed once the wait is over, not before.
+    let wait = Duration::from_millis(600);
     let (server, mut stream) = with_an_idle_connection(options().shutdown_idle_wait(wait)).await;
     let started = Instant::now();
     let shutdown = tokio::spawn(server.shutdown());

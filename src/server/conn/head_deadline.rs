@@ -234,33 +234,57 @@ impl<I: AsyncRead + Unpin> AsyncRead for HeadDeadline<I> {
     ) -> Poll<io::Result<()>> {
         let this = self.get_mut();
         if !this.replay.is_empty() {
-            let n = this.replay.len().min(buf.remaining());
-            buf.put_slice(&this.replay.split_to(n));
-            return Poll::Ready(Ok(()));
+            return this.poll_replay(cx, buf);
         }
         let before = buf.filled().len();
         match Pin::new(&mut this.inner).poll_read(cx, buf) {
-            Poll::Ready(Ok(())) => match this.protocol {
-                Protocol::Http1 => Poll::Ready(Ok(())),
-                Protocol::Unknown { .. } => {
-                    let received = buf.filled()[before..].to_vec();
-                    this.observe(&received);
-                    Poll::Ready(Ok(()))
-                }
-                Protocol::Http2 | Protocol::Http2Closing => {
-                    if this.control.flooded(&buf.filled()[before..]) {
-                        return Poll::Ready(Err(io::Error::other(
-                            "HTTP/2 PING or SETTINGS flood: connection closed",
-                        )));
-                    }
-                    Poll::Ready(Ok(()))
-                }
-            },
+            Poll::Ready(Ok(())) => Poll::Ready(this.received(&buf.filled()[before..])),
             Poll::Ready(Err(e)) => Poll::Ready(Err(e)),
             Poll::Pending => match this.stalled(cx) {
                 Some(error) => Poll::Ready(Err(error)),
                 None => Poll::Pending,
             },
+        }
+    }
+}
+
+impl<I: AsyncRead + Unpin> HeadDeadline<I> {
+    /// What a read brought, checked as the protocol asks: the flood cut-off on HTTP/2.
+    #[inline(always)]
+    fn received(&mut self, bytes: &[u8]) -> io::Result<()> {
+        match self.protocol {
+            Protocol::Http1 => Ok(()),
+            Protocol::Unknown { .. } => {
+                self.observe(bytes);
+                Ok(())
+            }
+            Protocol::Http2 | Protocol::Http2Closing => match self.control.flooded(bytes) {
+                true => Err(io::Error::other(
+                    "HTTP/2 PING or SETTINGS flood: connection closed",
+                )),
+                false => Ok(()),
+            },
+        }
+    }
+
+    /// The bytes read to tell the protocol, handed out first, with what the socket holds
+    /// after them in the same read: hyper's first read then gets the head as it would without
+    /// them. Handed out alone, they would be a partial head in hyper's read buffer when it
+    /// reads again, and hyper would reserve another 8 KiB for the rest (16 KiB of buffer per
+    /// connection instead of 8: ~3 KiB more resident per idle connection).
+    #[cold]
+    fn poll_replay(&mut self, cx: &mut Context<'_>, buf: &mut ReadBuf<'_>) -> Poll<io::Result<()>> {
+        let n = self.replay.len().min(buf.remaining());
+        buf.put_slice(&self.replay.split_to(n));
+        if !self.replay.is_empty() || buf.remaining() == 0 {
+            return Poll::Ready(Ok(()));
+        }
+        let before = buf.filled().len();
+        match Pin::new(&mut self.inner).poll_read(cx, buf) {
+            Poll::Ready(Ok(())) => Poll::Ready(self.received(&buf.filled()[before..])),
+            // Nothing more yet (the task is woken when it comes), or an error the next read
+            // meets: the replayed bytes now.
+            Poll::Pending | Poll::Ready(Err(_)) => Poll::Ready(Ok(())),
         }
     }
 }
