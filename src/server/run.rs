@@ -203,9 +203,14 @@ async fn accept_loop<L: Accept, M: PerConnection>(
     mut stopped: oneshot::Receiver<()>,
 ) -> bool {
     let builders = Arc::new(Builders::new(&options));
-    let shutdown =
-        Arc::new(Shutdown::new(options.shutdown_idle_wait).with_http2_idle(options.http2_idle()));
     let limit = options.max_connections.map(|n| Arc::new(Semaphore::new(n)));
+    let shutdown = Arc::new(
+        Shutdown::new(options.shutdown_idle_wait)
+            .with_http2_idle(options.http2_idle())
+            .with_limit(limit.clone())
+            .with_client_errors(options.on_client_error.clone())
+            .with_answers(answers),
+    );
     #[cfg(feature = "tls")]
     let tls = options.tls.as_ref().map(|t| t.acceptor());
     #[cfg(feature = "tls")]
@@ -251,8 +256,6 @@ async fn accept_loop<L: Accept, M: PerConnection>(
             secure,
             header_read_timeout: options.header_read_timeout,
             shutdown: Arc::clone(&shutdown),
-            on_client_error: options.on_client_error.clone(),
-            answers: answers.clone(),
             max_headers: options.max_headers,
             permit,
         };

@@ -18,7 +18,10 @@ use std::time::Duration;
 
 use hyper_util::server::graceful::GracefulConnection;
 use tokio::sync::futures::OwnedNotified;
-use tokio::sync::Notify;
+use tokio::sync::{Notify, OwnedSemaphorePermit, Semaphore};
+
+use super::error_answers::ErrorAnswers;
+use super::options::ErrorHook;
 
 const RUNNING: u8 = 0;
 /// Connections finish what they are doing and close.
@@ -26,8 +29,9 @@ const DRAINING: u8 = 1;
 /// The deadline passed: connections close now.
 const FORCED: u8 = 2;
 
-/// The shutdown state shared by the accept loop and every connection.
-#[derive(Debug, Default)]
+/// The shutdown state shared by the accept loop and every connection, with the server settings
+/// a connection reads only now and then (kept here once, not in every connection's task).
+#[derive(Default)]
 pub(crate) struct Shutdown {
     state: AtomicU8,
     changed: Arc<Notify>,
@@ -42,6 +46,28 @@ pub(crate) struct Shutdown {
     /// by a connection once its preface is read: a server setting, like `idle_wait`, kept here
     /// rather than in every connection.
     http2_idle: Option<Duration>,
+    /// `ServerOptions::max_connections`: the accept loop takes a permit per connection, which
+    /// its [`Drain`] gives back when the connection ends (rather than each connection's task
+    /// holding its own `OwnedSemaphorePermit`).
+    limit: Option<Arc<Semaphore>>,
+    /// `ServerOptions::on_client_error`, called with a connection's error.
+    on_client_error: Option<ErrorHook>,
+    /// How hyper's own answers and the connection's refusals are formatted.
+    answers: ErrorAnswers,
+}
+
+impl std::fmt::Debug for Shutdown {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Shutdown")
+            .field("state", &self.state)
+            .field("open", &self.open)
+            .field("idle_wait", &self.idle_wait)
+            .field("http2_idle", &self.http2_idle)
+            .field("limit", &self.limit)
+            .field("on_client_error", &self.on_client_error.is_some())
+            .field("answers", &self.answers)
+            .finish_non_exhaustive()
+    }
 }
 
 impl Shutdown {
@@ -59,27 +85,65 @@ impl Shutdown {
         self
     }
 
+    /// With the `max_connections` limit whose permits the accept loop takes.
+    pub(crate) fn with_limit(mut self, limit: Option<Arc<Semaphore>>) -> Self {
+        self.limit = limit;
+        self
+    }
+
+    /// With the hook called with a connection's error.
+    pub(crate) fn with_client_errors(mut self, hook: Option<ErrorHook>) -> Self {
+        self.on_client_error = hook;
+        self
+    }
+
+    /// With how hyper's own answers and the connection's refusals are formatted.
+    pub(crate) fn with_answers(mut self, answers: ErrorAnswers) -> Self {
+        self.answers = answers;
+        self
+    }
+
+    /// How hyper's own answers and the connection's refusals are formatted.
+    pub(crate) fn answers(&self) -> &ErrorAnswers {
+        &self.answers
+    }
+
     /// The server's HTTP/2 idle timeout.
     pub(crate) fn http2_idle(&self) -> Option<Duration> {
         self.http2_idle
     }
 
+    /// The hook called with a connection's error.
+    pub(crate) fn client_errors(&self) -> Option<&ErrorHook> {
+        self.on_client_error.as_ref()
+    }
+
     /// Serves `connection` until it ends, or until the shutdown drains (a graceful close) or
-    /// forces (dropped). `idle` says when an HTTP/2 connection is idle (a graceful close).
+    /// forces (dropped). `idle` says when an HTTP/2 connection is idle (a graceful close),
+    /// and holds this shutdown ([`Idle::shutdown`]). `permit`, the connection's
+    /// `max_connections` permit, is given back when the connection ends.
     pub(crate) fn watch<C: GracefulConnection, I: Idle>(
-        self: &Arc<Self>,
+        &self,
         connection: C,
         idle: Arc<I>,
+        permit: Option<OwnedSemaphorePermit>,
     ) -> Drain<C, I> {
+        debug_assert!(std::ptr::eq(idle.shutdown(), self));
         self.open.fetch_add(1, Ordering::Relaxed);
+        // Given back by `Open` from the shutdown's semaphore (the one it was taken from): a
+        // flag in the connection's task rather than the permit's 16 bytes.
+        let permit = permit.map(OwnedSemaphorePermit::forget).is_some();
+        debug_assert!(!permit || self.limit.is_some());
         Drain {
             connection,
-            idle,
             notified: Arc::clone(&self.changed).notified_owned(),
-            registered: false,
-            seen: RUNNING,
             idle_close: None,
-            _open: Open(Arc::clone(self)),
+            open: Open {
+                idle,
+                registered: false,
+                seen: RUNNING,
+                permit,
+            },
         }
     }
 
@@ -155,32 +219,57 @@ impl UntilDrain {
 pub(crate) trait Idle {
     /// Whether the graceful shutdown is due, once: read on every poll of the connection.
     fn take_idle(&self) -> bool;
+
+    /// The server's shutdown, which the connection's [`Drain`] reads through this (one
+    /// pointer less in every connection's task).
+    fn shutdown(&self) -> &Shutdown;
 }
 
-/// Counts a connection open until dropped.
-#[derive(Debug)]
-struct Open(Arc<Shutdown>);
+/// A connection's [`Drain`] state beside the connection: counts the connection open until
+/// dropped (after the connection, a field declared before it), then gives its
+/// `max_connections` permit back.
+struct Open<I: Idle> {
+    idle: Arc<I>,
+    /// The task is registered for the shutdown's changes.
+    registered: bool,
+    /// The shutdown's state last seen.
+    seen: u8,
+    /// The connection holds a `max_connections` permit (forgotten; given back here).
+    permit: bool,
+}
 
-impl Drop for Open {
+impl<I: Idle> Drop for Open<I> {
     fn drop(&mut self) {
-        if self.0.open.fetch_sub(1, Ordering::AcqRel) == 1 {
-            self.0.closed.notify_waiters();
+        let shutdown = self.idle.shutdown();
+        if shutdown.open.fetch_sub(1, Ordering::AcqRel) == 1 {
+            shutdown.closed.notify_waiters();
+        }
+        if self.permit {
+            if let Some(limit) = &shutdown.limit {
+                limit.add_permits(1);
+            }
         }
     }
 }
 
 pin_project_lite::pin_project! {
     /// A connection served until it ends or the shutdown closes it.
-    pub(crate) struct Drain<C, I> {
+    pub(crate) struct Drain<C, I: Idle> {
         #[pin]
         connection: C,
-        idle: Arc<I>,
         #[pin]
         notified: OwnedNotified,
-        registered: bool,
-        seen: u8,
         idle_close: Option<Pin<Box<tokio::time::Sleep>>>,
-        _open: Open,
+        // Last: dropped after the connection.
+        open: Open<I>,
+    }
+}
+
+impl<C, I: Idle> Drain<C, I> {
+    /// The server's shutdown (its error hook, for the HTTP/2 task).
+    #[cfg(feature = "http2")]
+    pub(crate) fn shutdown(&self) -> &Shutdown {
+        self.open.idle.shutdown()
     }
 }
 
@@ -189,15 +278,17 @@ impl<C: GracefulConnection, I: Idle> Future for Drain<C, I> {
 
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
         let mut this = self.project();
-        if !*this.registered {
+        let open = this.open;
+        if !open.registered {
             // The task is woken at the next change; the state is read below, after this
             // registration, so a change made before it is not missed either.
             let _ = this.notified.as_mut().poll(cx);
-            *this.registered = true;
+            open.registered = true;
         }
-        let state = this._open.0.state.load(Ordering::Acquire);
-        if state != *this.seen {
-            *this.seen = state;
+        let shutdown = open.idle.shutdown();
+        let state = shutdown.state.load(Ordering::Acquire);
+        if state != open.seen {
+            open.seen = state;
             if state == FORCED {
                 return Poll::Ready(Ok(()));
             }
@@ -205,7 +296,7 @@ impl<C: GracefulConnection, I: Idle> Future for Drain<C, I> {
             // client may be writing to it (lost, or a 502 from a proxy). It keeps serving, each
             // answer with `connection: close`, and is closed if still open after the idle
             // wait; with none, at once.
-            let idle_wait = this._open.0.idle_wait;
+            let idle_wait = shutdown.idle_wait;
             if idle_wait.is_zero() {
                 this.connection.as_mut().graceful_shutdown();
             } else {
@@ -213,7 +304,7 @@ impl<C: GracefulConnection, I: Idle> Future for Drain<C, I> {
             }
             // Registered again, for the next change.
             this.notified
-                .set(Arc::clone(&this._open.0.changed).notified_owned());
+                .set(Arc::clone(&shutdown.changed).notified_owned());
             let _ = this.notified.as_mut().poll(cx);
         }
         if let Some(idle_close) = this.idle_close.as_mut() {
@@ -223,7 +314,7 @@ impl<C: GracefulConnection, I: Idle> Future for Drain<C, I> {
             }
         }
         let polled = this.connection.as_mut().poll(cx);
-        if polled.is_pending() && this.idle.take_idle() {
+        if polled.is_pending() && open.idle.take_idle() {
             this.connection.as_mut().graceful_shutdown();
             return this.connection.poll(cx);
         }

@@ -23,7 +23,6 @@ use super::in_flight::{Counted, InFlight, InFlightGuard};
 use super::request_rules::RequestRules;
 use crate::error::{BoxError, Error, HttpError, Rejection};
 use crate::response::EndsOnShutdown;
-use crate::server::error_answers::ErrorAnswers;
 use crate::server::servable::{CallShared, Servable};
 
 /// The service hyper runs on one connection.
@@ -34,8 +33,8 @@ pub(super) struct ConnectionService<S> {
     // The server's shutdown is the one `in_flight` holds: not a field of its own, one pointer
     // less in every connection's task.
     pub(super) rules: RequestRules,
-    /// How a refusal's body is formatted (the pipeline's formatter under [`serve`](crate::serve)).
-    pub(super) answers: ErrorAnswers,
+    // How a refusal's body is formatted (the pipeline's formatter under
+    // [`serve`](crate::serve)) is read from the shutdown too, on the rare refusal.
 }
 
 impl<S: CallShared> hyper::service::Service<http::Request<Incoming>> for ConnectionService<S> {
@@ -99,7 +98,9 @@ impl<S: CallShared> ConnectionService<S> {
         let version = request.version();
         tracing::debug!(?rejection, ?version, "request refused by the connection");
         let (mut head, body) = self
-            .answers
+            .in_flight
+            .shutdown()
+            .answers()
             .response(&Error::from(HttpError::from(rejection)))
             .into_parts();
         if version != http::Version::HTTP_2 {

@@ -7,6 +7,7 @@
 //! frame; payloads are skipped, not parsed), and a connection that sends more than
 //! [`LIMIT`] of them (acknowledgements aside) within [`WINDOW`] is closed.
 
+use std::sync::OnceLock;
 use std::time::Duration;
 
 use tokio::time::Instant;
@@ -15,22 +16,43 @@ use tokio::time::Instant;
 pub(crate) const LIMIT: u32 = 1_000;
 /// See [`LIMIT`].
 pub(crate) const WINDOW: Duration = Duration::from_secs(10);
+/// [`WINDOW`] in milliseconds of [`millis`]' clock.
+const WINDOW_MS: u32 = WINDOW.as_millis() as u32;
 
 const SETTINGS: u8 = 0x4;
 const PING: u8 = 0x6;
 const ACK: u8 = 0x1;
 const HEADER: usize = 9;
+/// The header's bytes kept: its length, type and flags (not its stream id).
+const KEPT: usize = 5;
 
 /// Where an HTTP/2 connection's reading is in its frames, and how many control frames it has
 /// counted since when.
+///
+/// In every HTTP/2 connection's task (its IO's): 16 bytes (40 with the whole header kept, a
+/// `u32` count and an `Option<Instant>`).
 #[derive(Debug, Default)]
 pub(crate) struct ControlFrames {
     /// Payload bytes of the current frame still to skip (a frame's length is 24 bits).
     skip: u32,
-    header: [u8; HEADER],
+    header: [u8; KEPT],
+    /// How many of the current frame header's 9 bytes were read.
     have: u8,
-    count: u32,
-    since: Option<Instant>,
+    /// At most `LIMIT + 1` within a window (a flood then).
+    count: u16,
+    /// When the window started, on [`millis`]' clock: set with its first frame (`count` 1).
+    since: u32,
+}
+
+/// Milliseconds on a clock of the process (tokio's, from its first read here), wrapping
+/// after 49 days: a window is read with a wrapping subtraction, wrong only for a window
+/// started a multiple of 49 days before (within 10 s), on a connection that sent over
+/// [`LIMIT`] control frames in it.
+fn millis() -> u32 {
+    static START: OnceLock<Instant> = OnceLock::new();
+    let start = *START.get_or_init(Instant::now);
+    // Truncated to the wrapping clock.
+    Instant::now().saturating_duration_since(start).as_millis() as u32
 }
 
 impl ControlFrames {
@@ -47,7 +69,10 @@ impl ControlFrames {
             }
             let have = usize::from(self.have);
             let n = (HEADER - have).min(bytes.len());
-            self.header[have..have + n].copy_from_slice(&bytes[..n]);
+            let kept = KEPT.saturating_sub(have).min(n);
+            if kept > 0 {
+                self.header[have..have + kept].copy_from_slice(&bytes[..kept]);
+            }
             // `n` is at most `HEADER`, 9.
             self.have += n as u8;
             bytes = &bytes[n..];
@@ -55,7 +80,7 @@ impl ControlFrames {
                 break;
             }
             self.have = 0;
-            let [l0, l1, l2, kind, flags, ..] = self.header;
+            let [l0, l1, l2, kind, flags] = self.header;
             self.skip = u32::from_be_bytes([0, l0, l1, l2]);
             if matches!(kind, PING | SETTINGS) && flags & ACK == 0 && self.counted() {
                 return true;
@@ -66,18 +91,20 @@ impl ControlFrames {
 
     /// Counts one control frame: `true` past the limit within the window.
     fn counted(&mut self) -> bool {
-        self.count += 1;
-        if self.count <= LIMIT {
-            self.since.get_or_insert_with(Instant::now);
+        self.count = self.count.saturating_add(1);
+        if u32::from(self.count) <= LIMIT {
+            if self.count == 1 {
+                self.since = millis();
+            }
             return false;
         }
-        let now = Instant::now();
-        if self.since.is_some_and(|since| now - since < WINDOW) {
+        let now = millis();
+        if now.wrapping_sub(self.since) < WINDOW_MS {
             return true;
         }
         // A new window, starting with this frame.
         self.count = 1;
-        self.since = Some(now);
+        self.since = now;
         false
     }
 }
@@ -124,7 +151,7 @@ mod tests {
         let pings = frame(PING, 0, 8).repeat(LIMIT as usize);
         assert!(!frames.flooded(&pings));
         // The window began a window ago.
-        frames.since = Instant::now().checked_sub(WINDOW);
+        frames.since = millis().wrapping_sub(WINDOW_MS);
         assert!(!frames.flooded(&pings[..17]));
         assert_eq!(frames.count, 1);
     }

@@ -25,13 +25,13 @@ use std::sync::Arc;
 use std::task::{Context, Poll, Waker};
 use std::time::Duration;
 
-use bytes::Bytes;
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, ReadBuf};
-use tokio::time::{Instant, Sleep};
+use tokio::time::Sleep;
 
 use super::control_frames::ControlFrames;
 use super::head_watch;
 use super::in_flight::InFlight;
+use super::replay::Replay;
 
 /// How long a closing HTTP/1 connection keeps reading what its client still sends, at most
 /// ([`HeadDeadline::poll_linger`]), and how much of it.
@@ -67,17 +67,15 @@ pub(crate) struct HeadDeadline<I> {
     requests: Arc<InFlight>,
     /// The waker last given to the watch.
     watch_waker: Option<Waker>,
-    /// HTTP/2, shut down for its idle timeout: when to close it; HTTP/1, lingering: until
-    /// when.
-    deadline: Option<Instant>,
-    /// The close of an idle HTTP/2 connection and a closing connection's linger: allocated
-    /// when a read first waits with a deadline; fires at or before it.
+    /// HTTP/2, shut down for its idle timeout: when to close it; HTTP/1, lingering (`Some`
+    /// once its writing is shut down): until when. Allocated then, once per connection at
+    /// most; the deadline is the timer's (no field of its own).
     timer: Option<Pin<Box<Sleep>>>,
     /// Bytes read to tell the protocol ([`HeadDeadline::detect`]), handed out again first.
-    replay: Bytes,
+    replay: Replay,
     /// HTTP/2: the PING and SETTINGS frames counted, against floods.
     control: ControlFrames,
-    /// HTTP/1, lingering (`deadline` set): how many more bytes it reads at most.
+    /// HTTP/1, lingering (`timer` set): how many more bytes it reads at most.
     linger_left: u32,
     /// Timed by the watch: a timeout, and not released (`false` once an HTTP/2 connection
     /// was idle for it).
@@ -94,9 +92,8 @@ impl<I> HeadDeadline<I> {
             inner,
             requests,
             watch_waker: None,
-            deadline: None,
             timer: None,
-            replay: Bytes::new(),
+            replay: Replay::new(),
             control: ControlFrames::default(),
             linger_left: 0,
             watched: timeout.is_some(),
@@ -112,7 +109,6 @@ impl<I> HeadDeadline<I> {
             inner: map(self.inner),
             requests: self.requests,
             watch_waker: self.watch_waker,
-            deadline: self.deadline,
             timer: self.timer,
             replay: self.replay,
             control: self.control,
@@ -142,7 +138,7 @@ impl<I> HeadDeadline<I> {
             }
             filled += read;
         }
-        self.replay = Bytes::copy_from_slice(&received[..filled]);
+        self.replay = Replay::copy_from_slice(&received[..filled]);
         Ok(self.protocol == Protocol::Http2)
     }
 
@@ -198,13 +194,12 @@ impl<I> HeadDeadline<I> {
             self.watched = false;
             self.protocol = Protocol::Http2Closing;
             self.requests.set_idle();
-            self.deadline = Some(Instant::now() + timeout);
+            self.timer = Some(Box::pin(tokio::time::sleep(timeout)));
         }
         if self.protocol != Protocol::Http2Closing {
             return None;
         }
-        let deadline = self.deadline?;
-        self.passed(cx, deadline).then(|| {
+        self.passed(cx).then(|| {
             io::Error::new(
                 io::ErrorKind::TimedOut,
                 "HTTP/2 still open an idle timeout after its GOAWAY",
@@ -212,17 +207,12 @@ impl<I> HeadDeadline<I> {
         })
     }
 
-    /// `true` once `deadline` has passed; else the task is woken when it does. Once per
-    /// connection at most (an idle HTTP/2 connection's close, an HTTP/1 lingering close): the
-    /// timer is allocated then.
-    fn passed(&mut self, cx: &mut Context<'_>, deadline: Instant) -> bool {
-        let timer = self
-            .timer
-            .get_or_insert_with(|| Box::pin(tokio::time::sleep_until(deadline)));
-        if timer.deadline() != deadline {
-            timer.as_mut().reset(deadline);
-        }
-        timer.as_mut().poll(cx).is_ready()
+    /// `true` once the timer's deadline has passed (or with no timer); else the task is
+    /// woken when it does.
+    fn passed(&mut self, cx: &mut Context<'_>) -> bool {
+        self.timer
+            .as_mut()
+            .is_none_or(|timer| timer.as_mut().poll(cx).is_ready())
     }
 }
 
@@ -347,10 +337,10 @@ impl<I: AsyncRead + AsyncWrite + Unpin> AsyncWrite for HeadDeadline<I> {
         if this.protocol != Protocol::Http1 {
             return Pin::new(&mut this.inner).poll_shutdown(cx);
         }
-        if this.deadline.is_none() {
+        if this.timer.is_none() {
             std::task::ready!(Pin::new(&mut this.inner).poll_shutdown(cx))?;
             this.linger_left = LINGER_BYTES;
-            this.deadline = Some(Instant::now() + LINGER);
+            this.timer = Some(Box::pin(tokio::time::sleep(LINGER)));
         }
         this.poll_linger(cx)
     }
@@ -365,9 +355,6 @@ impl<I: AsyncRead + Unpin> HeadDeadline<I> {
     fn poll_linger(&mut self, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
         let mut scratch = [0; 8192];
         loop {
-            let Some(until) = self.deadline else {
-                return Poll::Ready(Ok(()));
-            };
             let left = self.linger_left as usize;
             let mut buf = ReadBuf::new(&mut scratch);
             match Pin::new(&mut self.inner).poll_read(cx, &mut buf) {
@@ -377,7 +364,7 @@ impl<I: AsyncRead + Unpin> HeadDeadline<I> {
                 }
                 // The client closed, failed, or sent too much: done.
                 Poll::Ready(_) => return Poll::Ready(Ok(())),
-                Poll::Pending if self.passed(cx, until) => return Poll::Ready(Ok(())),
+                Poll::Pending if self.passed(cx) => return Poll::Ready(Ok(())),
                 Poll::Pending => return Poll::Pending,
             }
         }
@@ -417,7 +404,7 @@ mod tests {
             d.requests.timeout().is_none(),
             "the watch no longer reads it"
         );
-        assert!(d.deadline.is_none(), "no HTTP/2 idle timeout set here");
+        assert!(d.timer.is_none(), "no HTTP/2 idle timeout set here");
     }
 
     #[tokio::test]

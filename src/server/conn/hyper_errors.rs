@@ -55,17 +55,16 @@ enum State {
 #[derive(Debug)]
 pub(crate) struct HyperErrors<I> {
     inner: I,
+    /// With the server's shutdown, which holds how the answers are formatted.
     requests: Arc<InFlight>,
-    answers: ErrorAnswers,
     state: State,
 }
 
 impl<I> HyperErrors<I> {
-    pub(crate) fn new(inner: I, requests: Arc<InFlight>, answers: ErrorAnswers) -> Self {
+    pub(crate) fn new(inner: I, requests: Arc<InFlight>) -> Self {
         Self {
             inner,
             requests,
-            answers,
             // Nothing written, no request yet: a write now is hyper's own answer.
             state: State::Answers { settled: Some(0) },
         }
@@ -126,7 +125,8 @@ impl<I: AsyncWrite + Unpin> HyperErrors<I> {
             head.extend_from_slice(buf);
             if head.windows(4).any(|w| w == b"\r\n\r\n") || head.len() > MAX_HEAD {
                 let head = std::mem::take(head);
-                let answer = replacement(&head, &self.answers).unwrap_or(head);
+                let answers = self.requests.shutdown().answers();
+                let answer = replacement(&head, answers).unwrap_or(head);
                 self.state = State::Replacing(Bytes::from(answer));
             }
             return Poll::Ready(Ok(buf.len()));

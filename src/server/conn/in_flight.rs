@@ -176,6 +176,11 @@ impl Idle for InFlight {
     fn take_idle(&self) -> bool {
         self.idle.load(Ordering::Relaxed) && self.idle.swap(false, Ordering::Acquire)
     }
+
+    #[inline]
+    fn shutdown(&self) -> &Shutdown {
+        &self.shutdown
+    }
 }
 
 /// Counts one request in flight until dropped (with its response body, once sent), except

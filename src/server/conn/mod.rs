@@ -10,7 +10,8 @@
 //!
 //! ```text
 //!   TcpStream                    accepted, TCP_NODELAY set; the            (run.rs)
-//!      |                         `max_connections` permit held by the task
+//!      |                         `max_connections` permit taken (given
+//!      |                         back by the connection's `Drain`)
 //!      v
 //!   TlsStream        [tls]       rustls handshake within the header read   (run.rs, tls.rs)
 //!      |                         timeout (10 s without one)
@@ -48,7 +49,8 @@
 //! body holds the guard); the IO wrappers read it to know whether the connection is between
 //! requests, or (HTTP/2) idle: the idle timeout's decision is carried out by
 //! [`Drain`](super::shutdown::Drain), which reads it too. How hyper's own answers are
-//! formatted, [`ErrorAnswers`], is a server setting the options hold (`error_answers.rs`).
+//! formatted, [`ErrorAnswers`](super::error_answers::ErrorAnswers), is a server setting the
+//! connections read from the server's [`Shutdown`] (`error_answers.rs`).
 //!
 //! # What each relies on in hyper, and what would retire it
 //!
@@ -103,6 +105,7 @@ mod head_deadline;
 mod head_watch;
 mod hyper_errors;
 mod in_flight;
+mod replay;
 mod request_rules;
 
 #[cfg(feature = "http2")]
@@ -125,10 +128,11 @@ use in_flight::InFlight;
 use request_rules::RequestRules;
 
 use super::builders::Builders;
-use super::error_answers::ErrorAnswers;
 use super::options::ErrorHook;
 use super::servable::CallShared;
 use super::shutdown::Shutdown;
+#[cfg(feature = "http2")]
+use super::shutdown::{Drain, Idle};
 
 // The header read timeout's thread, started with the first server that has the timeout.
 pub(super) use head_watch::start as start_head_watch;
@@ -139,12 +143,12 @@ pub(super) struct Connection<S> {
     pub(super) service: S,
     pub(super) secure: bool,
     pub(super) header_read_timeout: Option<Duration>,
+    /// With the server's `on_client_error` hook, `max_connections` limit and error answers.
     pub(super) shutdown: Arc<Shutdown>,
-    pub(super) on_client_error: Option<ErrorHook>,
-    pub(super) answers: ErrorAnswers,
     /// `ServerOptions::max_headers`, counted here on HTTP/2 (hyper counts HTTP/1's).
     pub(super) max_headers: usize,
-    /// The `max_connections` permit, held until the connection ends.
+    /// The `max_connections` permit, held until the connection ends (by its `Drain` once
+    /// served).
     pub(super) permit: Option<OwnedSemaphorePermit>,
 }
 
@@ -158,15 +162,13 @@ impl<S: CallShared> Connection<S> {
         // even once moved, and a task is the size of its future's largest state. Scoped here,
         // they are not kept while the connection is served (peer_load under dhat: a task of
         // 1,792 bytes per HTTP/1.1 connection before, 1,408 now).
-        let (served, on_client_error, permit) = {
+        let (served, shutdown) = {
             let Self {
                 builders,
                 service,
                 secure,
                 header_read_timeout,
                 shutdown,
-                on_client_error,
-                answers,
                 max_headers,
                 permit,
             } = self;
@@ -179,14 +181,13 @@ impl<S: CallShared> Connection<S> {
                 rules: RequestRules {
                     max_headers: u32::try_from(max_headers).unwrap_or(u32::MAX),
                 },
-                answers: answers.clone(),
             };
-            let io = HyperErrors::new(io, Arc::clone(&requests), answers);
+            let io = HyperErrors::new(io, Arc::clone(&requests));
             let mut io = HeadDeadline::new(io, header_read_timeout, Arc::clone(&requests));
             let http2 = match io.detect().await {
                 Ok(http2) => http2,
                 Err(error) => {
-                    report_client_error(on_client_error.as_ref(), &error);
+                    report_client_error(shutdown.client_errors(), &error);
                     return;
                 }
             };
@@ -204,59 +205,56 @@ impl<S: CallShared> Connection<S> {
                 // On a task of its own, this one ending: a task is the size of its future's
                 // largest state, and HTTP/2's and HTTP/1's are about as large (1.8 KB each,
                 // peer_load under dhat); on this task, every connection would carry both.
-                tokio::spawn(Http2Task {
-                    served: shutdown.watch(connection, requests),
-                    on_client_error,
-                    _permit: permit,
+                // The error hook and the permit are not in it: the hook is read from the
+                // shutdown, and the permit is given back by `Drain` (their 32 bytes took the
+                // task a 128-byte step up).
+                tokio::spawn(Reported {
+                    served: shutdown.watch(connection, requests, permit),
                 });
                 return;
             }
             let connection = builders
                 .http1
                 .serve_connection(TokioIo::new(io), hyper_service);
-            (
-                shutdown.watch(connection, requests),
-                on_client_error,
-                permit,
-            )
+            // Awaited here rather than through `Reported`: one call less per poll.
+            (shutdown.watch(connection, requests, permit), shutdown)
         };
         if let Err(error) = served.await {
-            report_client_error(on_client_error.as_ref(), &error);
+            report_client_error(shutdown.client_errors(), &error);
         }
-        drop(permit);
     }
 
     #[cfg(feature = "tls")]
     pub(super) fn client_error(&self, error: &(dyn std::error::Error + 'static)) {
-        report_client_error(self.on_client_error.as_ref(), error);
+        report_client_error(self.shutdown.client_errors(), error);
     }
 }
 
 #[cfg(feature = "http2")]
 pin_project_lite::pin_project! {
-    /// An HTTP/2 connection on its task: served, its error reported, its permit held. A
+    /// An HTTP/2 connection on its task: served, its error reported to the server's hook. A
     /// future of its own rather than an `async` block, which would hold `served` twice (the
-    /// block's capture, and the future it awaits).
-    struct Http2Task<F> {
+    /// block's capture, and the future it awaits); the hook is read from the shutdown `Drain`
+    /// holds, not kept in every connection's task.
+    struct Reported<C, I: Idle> {
         #[pin]
-        served: F,
-        on_client_error: Option<ErrorHook>,
-        _permit: Option<OwnedSemaphorePermit>,
+        served: Drain<C, I>,
     }
 }
 
 #[cfg(feature = "http2")]
-impl<F, E> Future for Http2Task<F>
+impl<C, I, E> Future for Reported<C, I>
 where
-    F: Future<Output = Result<(), E>>,
+    Drain<C, I>: Future<Output = Result<(), E>>,
+    I: Idle,
     E: std::error::Error + 'static,
 {
     type Output = ();
 
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<()> {
-        let this = self.project();
-        if let Err(error) = ready!(this.served.poll(cx)) {
-            report_client_error(this.on_client_error.as_ref(), &error);
+        let mut served = self.project().served;
+        if let Err(error) = ready!(served.as_mut().poll(cx)) {
+            report_client_error(served.shutdown().client_errors(), &error);
         }
         Poll::Ready(())
     }
