@@ -107,16 +107,40 @@ fn run(config: &Config) -> Result<()> {
                 wrk(config, server.port, endpoint, &lua, 1)?;
             }
         }
+        // Runs during which other processes took more than 5 % of the server's core: on a
+        // shared machine (a build, another benchmark) they change the kernel's time per
+        // request too, by more than the differences between servers.
+        let mut contended = 0;
         for round in 0..config.rounds {
             let started = Instant::now();
             let n = running.len();
-            for i in 0..n {
-                let (kind, server) = &running[(i + round) % n];
-                for j in 0..Endpoint::ALL.len() {
-                    let endpoint = Endpoint::ALL[(j + round) % Endpoint::ALL.len()];
+            // Endpoint by endpoint, every server in turn: the kernel's time per request
+            // drifts over minutes on a virtual machine, so the runs compared with each other
+            // are kept close in time.
+            for j in 0..Endpoint::ALL.len() {
+                let endpoint = Endpoint::ALL[(j + round) % Endpoint::ALL.len()];
+                for i in 0..n {
+                    let (kind, server) = &running[(i + round) % n];
+                    let core_before = core_busy_ticks(config.server_cpu);
                     let before = crate::cpu_ticks(&server.pid.to_string());
                     let run = wrk(config, server.port, endpoint, &lua, config.duration)?;
                     let after = crate::cpu_ticks(&server.pid.to_string());
+                    if let (Some(b), Some(a)) = (core_before, core_busy_ticks(config.server_cpu)) {
+                        let server_ticks = (after.0 - before.0) + (after.1 - before.1);
+                        let others = a.saturating_sub(b).saturating_sub(server_ticks) as f64;
+                        let run_ticks = config.duration as f64 * ticks_per_second;
+                        if others > 0.05 * run_ticks {
+                            contended += 1;
+                            println!(
+                                "  round {}, {} {}: other processes took {:.0} % of core {}: not a clean run",
+                                round + 1,
+                                kind.name(),
+                                endpoint.name(),
+                                100.0 * others / run_ticks,
+                                config.server_cpu
+                            );
+                        }
+                    }
                     let per_request =
                         |ticks: u64| ticks as f64 * 1e6 / ticks_per_second / run.requests as f64;
                     report
@@ -137,6 +161,12 @@ fn run(config: &Config) -> Result<()> {
                 round + 1,
                 config.rounds,
                 started.elapsed().as_secs_f64()
+            );
+        }
+        if contended > 0 {
+            println!(
+                "{contended} of {} runs shared the server's core with other processes: rerun on an idle machine",
+                config.rounds * running.len() * Endpoint::ALL.len()
             );
         }
         for (kind, server) in &running {

@@ -35,6 +35,23 @@ pub(super) fn clock_ticks() -> Result<f64> {
         .map_err(|e| format!("getconf CLK_TCK: {e}"))
 }
 
+/// The clock ticks core `cpu` has been busy so far (`/proc/stat`: user, nice, system, irq
+/// and softirq); `None` when it cannot be read.
+pub(super) fn core_busy_ticks(cpu: usize) -> Option<u64> {
+    let stat = std::fs::read_to_string("/proc/stat").ok()?;
+    let name = format!("cpu{cpu}");
+    let line = stat
+        .lines()
+        .find(|l| l.split_whitespace().next() == Some(name.as_str()))?;
+    let ticks: Vec<u64> = line
+        .split_whitespace()
+        .skip(1)
+        .map(|v| v.parse().unwrap_or(0))
+        .collect();
+    // user nice system idle iowait irq softirq steal ...
+    Some(ticks.first()? + ticks.get(1)? + ticks.get(2)? + ticks.get(5)? + ticks.get(6)?)
+}
+
 pub(super) fn pinned(cpu: Option<usize>, program: &str) -> Command {
     match cpu {
         Some(cpu) => {

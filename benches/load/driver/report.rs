@@ -77,24 +77,41 @@ impl Report {
             "\n=== Servers: the server's own cost per request (medians of {} rounds) ===",
             config.rounds
         );
-        println!("user/sys: the server's user CPU µs per request normalised by its own system time (user÷sys pooled over the rounds × the endpoint's median sys µs/request), ± its standard error; user, sys: raw medians (µs/request); Ir: instructions per request under callgrind (marginal)");
+        println!("user/sys: the server's user CPU µs per request normalised by its own system time (user÷sys pooled over the rounds × the endpoint's median sys µs/request), ± its standard error; user, sys: raw medians (µs/request), sys with its lowest and highest round; Ir: instructions per request under callgrind (marginal)");
         for endpoint in Endpoint::ALL {
             println!("\n{}", endpoint.name());
             println!(
-                "  {:<15} {:>9} {:>6} {:>8} {:>8} {:>10} {:>9} {:>8} {:>8} {:>8}",
-                "server", "user/sys", "±", "user", "sys", "Ir/req", "req/s", "p50", "p99", "RSS"
+                "  {:<15} {:>9} {:>6} {:>8} {:>8} {:>11} {:>10} {:>9} {:>8} {:>8} {:>8}",
+                "server",
+                "user/sys",
+                "±",
+                "user",
+                "sys",
+                "sys range",
+                "Ir/req",
+                "req/s",
+                "p50",
+                "p99",
+                "RSS"
             );
             for &kind in &config.servers {
                 let s = servers.get(&(kind, endpoint));
                 let ir = self.server_ir.get(&(kind, endpoint)).copied();
                 let rss = self.rss_kib.get(&kind).copied();
+                let sys_range = match s {
+                    Some(s) if s.sys_min_us.is_finite() => {
+                        format!("{:.2}-{:.2}", s.sys_min_us, s.sys_max_us)
+                    }
+                    _ => "-".into(),
+                };
                 println!(
-                    "  {:<15} {:>9} {:>6} {:>8} {:>8} {:>10} {:>9} {:>8} {:>8} {:>8}",
+                    "  {:<15} {:>9} {:>6} {:>8} {:>8} {:>11} {:>10} {:>9} {:>8} {:>8} {:>8}",
                     kind.name(),
                     fmt_opt(s.map(|s| s.norm_user_us), |v| format!("{v:.2}")),
                     fmt_opt(s.map(|s| s.stderr_pct), |v| format!("{v:.1}%")),
                     fmt_opt(s.map(|s| s.user_us), |v| format!("{v:.2}")),
                     fmt_opt(s.map(|s| s.sys_us), |v| format!("{v:.2}")),
+                    sys_range,
                     fmt_opt(ir, |v| format!("{v:.0}")),
                     fmt_opt(s.map(|s| s.rps), |v| format!("{v:.0}")),
                     fmt_opt(s.map(|s| s.p50_us), fmt_us),
@@ -109,6 +126,8 @@ impl Report {
                     "user_over_sys_stderr_pct": s.map(|s| s.stderr_pct),
                     "user_us_per_request": s.map(|s| s.user_us),
                     "sys_us_per_request": s.map(|s| s.sys_us),
+                    "sys_us_per_request_min": s.map(|s| s.sys_min_us),
+                    "sys_us_per_request_max": s.map(|s| s.sys_max_us),
                     "instructions_per_request": ir,
                     "requests_per_second": s.map(|s| s.rps),
                     "p50_us": s.map(|s| s.p50_us),

@@ -44,6 +44,11 @@ pub(super) struct Summary {
     pub(super) stderr_pct: f64,
     pub(super) user_us: f64,
     pub(super) sys_us: f64,
+    /// The lowest and highest sys µs per request of the rounds: the kernel's time per request
+    /// moves by up to ±15 % between runs of the same server on the same kernel work (see
+    /// benches/README.md, "The latest run"), so a sys gap inside this range is not one.
+    pub(super) sys_min_us: f64,
+    pub(super) sys_max_us: f64,
     pub(super) rps: f64,
     pub(super) p50_us: f64,
     pub(super) p99_us: f64,
@@ -67,6 +72,8 @@ pub(super) fn summarise(samples: &[Sample], sys_reference: f64) -> Summary {
         stderr_pct: 100.0 * (variance / n).sqrt() / mean,
         user_us: of(|s| s.user_us),
         sys_us: of(|s| s.sys_us),
+        sys_min_us: samples.iter().map(|s| s.sys_us).fold(f64::NAN, f64::min),
+        sys_max_us: samples.iter().map(|s| s.sys_us).fold(f64::NAN, f64::max),
         rps: of(|s| s.rps),
         p50_us: of(|s| s.p50_us),
         p99_us: of(|s| s.p99_us),
