@@ -48,6 +48,20 @@ pub(crate) fn main(args: &[String]) -> ExitCode {
 
 type Result<T, E = String> = std::result::Result<T, E>;
 
+/// The share of the server's core that other processes took during a run, when over 5 %
+/// (`None` for a clean run, or when `/proc/stat` cannot be read): `busy_before` is the core's
+/// busy ticks at the run's start, `server_ticks` the server's own during it.
+fn others_share(
+    config: &Config,
+    busy_before: Option<u64>,
+    server_ticks: u64,
+    run_ticks: f64,
+) -> Option<f64> {
+    let busy = core_busy_ticks(config.server_cpu)?.saturating_sub(busy_before?);
+    let share = busy.saturating_sub(server_ticks) as f64 / run_ticks;
+    (share > 0.05).then_some(share)
+}
+
 fn run(config: &Config) -> Result<()> {
     let exe = std::env::current_exe().map_err(|e| e.to_string())?;
     require("taskset", &["--version"])?;
@@ -125,21 +139,19 @@ fn run(config: &Config) -> Result<()> {
                     let before = crate::cpu_ticks(&server.pid.to_string());
                     let run = wrk(config, server.port, endpoint, &lua, config.duration)?;
                     let after = crate::cpu_ticks(&server.pid.to_string());
-                    if let (Some(b), Some(a)) = (core_before, core_busy_ticks(config.server_cpu)) {
-                        let server_ticks = (after.0 - before.0) + (after.1 - before.1);
-                        let others = a.saturating_sub(b).saturating_sub(server_ticks) as f64;
-                        let run_ticks = config.duration as f64 * ticks_per_second;
-                        if others > 0.05 * run_ticks {
-                            contended += 1;
-                            println!(
-                                "  round {}, {} {}: other processes took {:.0} % of core {}: not a clean run",
-                                round + 1,
-                                kind.name(),
-                                endpoint.name(),
-                                100.0 * others / run_ticks,
-                                config.server_cpu
-                            );
-                        }
+                    let server_ticks = (after.0 - before.0) + (after.1 - before.1);
+                    let run_ticks = config.duration as f64 * ticks_per_second;
+                    if let Some(share) = others_share(config, core_before, server_ticks, run_ticks)
+                    {
+                        contended += 1;
+                        println!(
+                            "  round {}, {} {}: other processes took {:.0} % of core {}: not a clean run",
+                            round + 1,
+                            kind.name(),
+                            endpoint.name(),
+                            100.0 * share,
+                            config.server_cpu
+                        );
                     }
                     let per_request =
                         |ticks: u64| ticks as f64 * 1e6 / ticks_per_second / run.requests as f64;

@@ -179,7 +179,7 @@ impl Idle for InFlight {
 
     #[inline]
     fn shutdown(&self) -> &Shutdown {
-        &self.shutdown
+        InFlight::shutdown(self)
     }
 }
 

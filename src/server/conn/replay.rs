@@ -1,30 +1,32 @@
 //! [`Replay`]: the bytes [`HeadDeadline`](super::head_deadline::HeadDeadline) read to tell
 //! the protocol, handed out again first.
 
-use std::ops::Deref;
+use tokio::io::ReadBuf;
 
 /// At most the HTTP/2 preface's 24 bytes.
 const MOST: usize = 24;
 
 /// The first bytes of a connection, read to tell its protocol, kept until handed out: a
 /// pointer in every connection's task (a `Bytes` was 32 bytes), boxed while it holds any
-/// (one 26-byte allocation), freed once handed out. Its methods are the ones of `Bytes` that
-/// [`HeadDeadline`](super::head_deadline::HeadDeadline) reads.
+/// (one 26-byte allocation), freed once handed out.
 #[derive(Debug, Default)]
-pub(super) struct Replay(Option<Box<Bytes24>>);
+pub(super) struct Replay(Option<Box<Kept>>);
+
+/// Up to 24 bytes, `bytes[start..end]`.
+#[derive(Debug)]
+struct Kept {
+    bytes: [u8; MOST],
+    start: u8,
+    end: u8,
+}
 
 impl Replay {
-    /// None.
-    pub(super) fn new() -> Self {
-        Self(None)
-    }
-
-    /// A copy of `bytes`, at most 24.
+    /// A copy of `bytes` (at most 24).
     pub(super) fn copy_from_slice(bytes: &[u8]) -> Self {
         if bytes.is_empty() {
-            return Self(None);
+            return Self::default();
         }
-        let mut kept = Bytes24 {
+        let mut kept = Kept {
             bytes: [0; MOST],
             start: 0,
             // At most 24.
@@ -34,44 +36,24 @@ impl Replay {
         Self(Some(Box::new(kept)))
     }
 
+    /// Whether every byte was handed out.
     pub(super) fn is_empty(&self) -> bool {
         self.0.is_none()
     }
 
-    pub(super) fn len(&self) -> usize {
-        self.0.as_ref().map_or(0, |kept| kept.len())
-    }
-
-    /// The first `n` bytes (at most all), which are no longer kept.
-    pub(super) fn split_to(&mut self, n: usize) -> Bytes24 {
+    /// Hands out as many of the bytes kept as `buf` has room for; freed once all are.
+    pub(super) fn put_into(&mut self, buf: &mut ReadBuf<'_>) {
         let Some(kept) = self.0.as_mut() else {
-            return Bytes24::default();
+            return;
         };
-        let mut first = **kept;
-        // At most the bytes kept, 24.
-        let n = n.min(kept.len()) as u8;
-        first.end = first.start + n;
-        kept.start += n;
-        if kept.is_empty() {
+        let rest = &kept.bytes[usize::from(kept.start)..usize::from(kept.end)];
+        let n = rest.len().min(buf.remaining());
+        buf.put_slice(&rest[..n]);
+        // At most the 24 bytes kept.
+        kept.start += n as u8;
+        if kept.start == kept.end {
             self.0 = None;
         }
-        first
-    }
-}
-
-/// Up to 24 bytes, `bytes[start..end]`.
-#[derive(Debug, Default, Clone, Copy)]
-pub(super) struct Bytes24 {
-    bytes: [u8; MOST],
-    start: u8,
-    end: u8,
-}
-
-impl Deref for Bytes24 {
-    type Target = [u8];
-
-    fn deref(&self) -> &[u8] {
-        &self.bytes[usize::from(self.start)..usize::from(self.end)]
     }
 }
 
@@ -80,16 +62,21 @@ mod tests {
     use super::*;
 
     #[test]
-    fn handed_out_in_parts_then_freed() {
+    fn handed_out_as_room_allows_then_freed() {
         let mut replay = Replay::copy_from_slice(b"PRI * HTTP/2.0");
-        assert_eq!(replay.len(), 14);
-        assert_eq!(&*replay.split_to(4), b"PRI ");
-        assert_eq!(replay.len(), 10);
-        assert_eq!(&*replay.split_to(100), b"* HTTP/2.0");
+        let mut small = [0; 4];
+        let mut buf = ReadBuf::new(&mut small);
+        replay.put_into(&mut buf);
+        assert_eq!(buf.filled(), b"PRI ");
+        assert!(!replay.is_empty());
+        let mut large = [0; 100];
+        let mut buf = ReadBuf::new(&mut large);
+        replay.put_into(&mut buf);
+        assert_eq!(buf.filled(), b"* HTTP/2.0");
         assert!(replay.is_empty());
-        assert_eq!(replay.len(), 0);
-        assert!(replay.split_to(3).is_empty());
+        replay.put_into(&mut buf);
+        assert_eq!(buf.filled(), b"* HTTP/2.0", "nothing more");
         assert!(Replay::copy_from_slice(b"").is_empty());
-        assert!(Replay::new().is_empty());
+        assert!(Replay::default().is_empty());
     }
 }
