@@ -125,7 +125,12 @@ async fn start(kind: ServerKind) -> u16 {
     let addr = SocketAddr::from(([127, 0, 0, 1], 0));
     match kind {
         ServerKind::PactumNative => {
-            let options = pactum::ServerOptions::new().port(0).hostname("127.0.0.1");
+            // `PEER_LOAD_HALF_CLOSE=on`: `ServerOptions::http1_half_close` (default off).
+            let half_close = std::env::var("PEER_LOAD_HALF_CLOSE").as_deref() == Ok("on");
+            let options = pactum::ServerOptions::new()
+                .port(0)
+                .hostname("127.0.0.1")
+                .http1_half_close(half_close);
             let server = pactum::serve(pactum_app(), options)
                 .await
                 .expect("pactum serves");

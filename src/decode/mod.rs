@@ -194,11 +194,11 @@ pub(crate) fn params<P: Slot>(raw: &RawParams) -> Result<P, Error> {
 
 /// Starts reading a JSON body, after the checks that need no byte of it: the
 /// `Content-Type` (415) and a `Content-Length` over the limit (413). [`json_body`] finishes.
-pub(crate) fn start_body(headers: &HeaderMap, body: Body, limit: usize) -> Result<BodyRead, Error> {
-    if !is_json(headers) {
+pub(crate) fn start_body(head: &mut http::request::Parts, body: Body, limit: usize) -> Result<BodyRead, Error> {
+    if !is_json(&head.headers) {
         return Err(Rejection::UnsupportedMediaType.error().into());
     }
-    start_bytes(headers, body, limit)
+    start_bytes(head, body, limit)
 }
 
 /// The body [`start_body`] read, parsed, with the bytes it was parsed from: 413 past the
@@ -325,7 +325,9 @@ mod tests {
     }
 
     async fn body<B: Slot>(headers: &HeaderMap, body: Body, limit: usize) -> Result<B, Error> {
-        json_body(start_body(headers, body, limit)?.await).map(|(body, _)| body)
+        let (mut head, ()) = http::Request::new(()).into_parts();
+        head.headers = headers.clone();
+        json_body(start_body(&mut head, body, limit)?.await).map(|(body, _)| body)
     }
 
     /// A body that must not be read, of a known size or not.

@@ -130,7 +130,7 @@ where
     /// reading, or the function at once when the contract has no body.
     fn call(self: Arc<Self>, req: Request) -> BoxFuture<Result<Response, Error>> {
         let Request {
-            head,
+            mut head,
             url,
             params,
             body,
@@ -153,7 +153,7 @@ where
                     future: (self.bound.f)(ctx),
                 }
             }
-            None => match BodyReading::start(&head.headers, body, body_limit, spec) {
+            None => match BodyReading::start(&mut head, body, body_limit, spec) {
                 Ok(read) => Stage::Reading {
                     read,
                     head: Some(Head {
@@ -220,15 +220,15 @@ impl<B: Slot> BodyReading<B> {
     /// or its declared length is over the limit (413).
     #[inline]
     fn start(
-        headers: &http::HeaderMap,
+        head: &mut http::request::Parts,
         body: Body,
         limit: usize,
         spec: &EndpointSpec,
     ) -> Result<Self, Error> {
         if matches!(B::BODY, BodyKind::Json) {
-            return decode::start_body(headers, body, limit).map(Self::Json);
+            return decode::start_body(head, body, limit).map(Self::Json);
         }
-        let input = BodyInput::new(headers, body, limit, &spec.settings.field_limits);
+        let input = BodyInput::new(&head.headers, body, limit, &spec.settings.field_limits);
         Ok(Self::Other(B::read_body(input)))
     }
 

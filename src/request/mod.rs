@@ -16,6 +16,8 @@ use crate::response::Response;
 use crate::route::RouteName;
 use smallvec::SmallVec;
 
+mod detached_head;
+mod kept_buffer;
 mod lazy_url;
 mod read;
 mod remote;
@@ -181,7 +183,7 @@ impl Request {
     /// read. The body is gone then: answer with the error.
     pub async fn body_bytes(&mut self) -> Result<Bytes, Error> {
         let body = std::mem::take(&mut self.body);
-        let bytes = start_bytes(&self.head.headers, body, self.body_limit)?.await?;
+        let bytes = start_bytes(&mut self.head, body, self.body_limit)?.await?;
         self.body = Body::from(bytes.clone());
         Ok(bytes)
     }

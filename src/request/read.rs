@@ -7,18 +7,23 @@ use std::task::{ready, Context, Poll};
 
 use bytes::{Bytes, BytesMut};
 use http::header::CONTENT_LENGTH;
-use http::HeaderMap;
 use http_body::Body as _;
 
 use crate::body::Body;
+use super::{detached_head, kept_buffer};
 use crate::error::{Error, Rejection};
 
 /// Starts reading a body, within `limit`: 413 at once for a `Content-Length` over it.
+///
+/// A body declared larger than [`LARGE`] is gathered in the thread's kept buffer
+/// ([`kept_buffer`]), and `head` is detached from the connection's read buffer first
+/// ([`detached_head`]): with both, a large body costs no allocation of its size.
 pub(crate) fn start_bytes(
-    headers: &HeaderMap,
+    head: &mut http::request::Parts,
     body: Body,
     limit: usize,
 ) -> Result<BodyRead, Error> {
+    let headers = &head.headers;
     // The length the body declares: hyper's bodies (both adapters) carry their
     // `Content-Length` as their exact size; another body's header is read.
     let declared = body.size_hint().exact().or_else(|| {
@@ -30,18 +35,23 @@ pub(crate) fn start_bytes(
     if declared.is_some_and(|len| len > limit as u64) {
         return Err(too_large());
     }
-    Ok(BodyRead {
-        body,
-        limit,
-        read: Read::Nothing,
-    })
+    let read = match declared {
+        // Within the limit, a `usize`.
+        Some(len) if len > LARGE => {
+            detached_head::detach(head);
+            Read::Kept(kept_buffer::take(len as usize))
+        }
+        _ => Read::Nothing,
+    };
+    Ok(BodyRead { body, limit, read })
 }
 
 /// A body being read, within its limit: a future of its bytes. 413 past the limit, 400 when
 /// the body cannot be read; trailers are ignored.
 ///
 /// A body that comes in one chunk (a small request's, most often) is handed over as it came:
-/// a refcount, no copy, no allocation. More chunks are gathered into one buffer.
+/// a refcount, no copy, no allocation. More chunks are gathered into one buffer, a large
+/// body's into the thread's kept one.
 #[derive(Debug)]
 pub(crate) struct BodyRead {
     body: Body,
@@ -54,7 +64,13 @@ enum Read {
     Nothing,
     One(Bytes),
     More(BytesMut),
+    /// A large body's bytes so far, in the thread's kept buffer.
+    Kept(BytesMut),
 }
+
+/// Past this declared length a body is large: more than hyper's first read buffer (8 KiB)
+/// holds, so read in several chunks.
+const LARGE: u64 = 8 * 1024;
 
 impl Future for BodyRead {
     type Output = Result<Bytes, Error>;
@@ -76,6 +92,7 @@ impl Future for BodyRead {
                             Read::Nothing => Bytes::new(),
                             Read::One(bytes) => bytes,
                             Read::More(buffer) => buffer.freeze(),
+                            Read::Kept(buffer) => kept_buffer::freeze(buffer),
                         },
                     ))
                 }
@@ -86,7 +103,7 @@ impl Future for BodyRead {
             let read = match &this.read {
                 Read::Nothing => 0,
                 Read::One(bytes) => bytes.len(),
-                Read::More(buffer) => buffer.len(),
+                Read::More(buffer) | Read::Kept(buffer) => buffer.len(),
             };
             if data.len() > this.limit - read {
                 return Poll::Ready(Err(too_large()));
@@ -103,6 +120,10 @@ impl Future for BodyRead {
                     buffer.extend_from_slice(&data);
                     Read::More(buffer)
                 }
+                Read::Kept(mut buffer) => {
+                    buffer.extend_from_slice(&data);
+                    Read::Kept(buffer)
+                }
             };
         }
     }
@@ -115,11 +136,14 @@ fn too_large() -> Error {
 #[cfg(test)]
 mod tests {
     use bytes::Bytes;
-    use http::HeaderMap;
     use http_body_util::StreamBody;
 
     use super::start_bytes;
     use crate::body::Body;
+
+    fn head() -> http::request::Parts {
+        http::Request::new(()).into_parts().0
+    }
 
     fn chunked(chunks: &[&'static str]) -> Body {
         let frames = chunks
@@ -132,37 +156,71 @@ mod tests {
 
     #[tokio::test]
     async fn one_chunk_is_handed_over_and_more_are_gathered() {
-        let headers = HeaderMap::new();
         let one = Bytes::from_static(b"{\"a\":1}");
-        let read = start_bytes(&headers, Body::from(one.clone()), 100)
+        let read = start_bytes(&mut head(), Body::from(one.clone()), 100)
             .unwrap()
             .await
             .unwrap();
         assert_eq!(read.as_ptr(), one.as_ptr(), "one chunk: no copy");
-        let read = start_bytes(&headers, chunked(&["ab", "", "cd", "e"]), 5)
+        let read = start_bytes(&mut head(), chunked(&["ab", "", "cd", "e"]), 5)
             .unwrap()
             .await;
         assert_eq!(read.unwrap(), "abcde");
-        let read = start_bytes(&headers, chunked(&[]), 5).unwrap().await;
+        let read = start_bytes(&mut head(), chunked(&[]), 5).unwrap().await;
         assert_eq!(read.unwrap(), "");
     }
 
     #[tokio::test]
     async fn the_limit_counts_every_chunk() {
-        let headers = HeaderMap::new();
-        let err = start_bytes(&headers, chunked(&["abc", "def"]), 5)
+        let err = start_bytes(&mut head(), chunked(&["abc", "def"]), 5)
             .unwrap()
             .await
             .unwrap_err();
         assert_eq!(err.status(), 413);
-        let err = start_bytes(&headers, chunked(&["abcdef"]), 5)
+        let err = start_bytes(&mut head(), chunked(&["abcdef"]), 5)
             .unwrap()
             .await
             .unwrap_err();
         assert_eq!(err.status(), 413);
-        let ok = start_bytes(&headers, chunked(&["abc", "de"]), 5)
+        let ok = start_bytes(&mut head(), chunked(&["abc", "de"]), 5)
             .unwrap()
             .await;
         assert_eq!(ok.unwrap(), "abcde");
+    }
+
+    /// A body of a known size, in `chunks`, as hyper's with a `Content-Length` is.
+    struct Declared(std::collections::VecDeque<Bytes>);
+
+    impl http_body::Body for Declared {
+        type Data = Bytes;
+        type Error = std::convert::Infallible;
+
+        fn poll_frame(
+            mut self: std::pin::Pin<&mut Self>,
+            _: &mut std::task::Context<'_>,
+        ) -> std::task::Poll<Option<Result<http_body::Frame<Bytes>, Self::Error>>> {
+            std::task::Poll::Ready(self.0.pop_front().map(|c| Ok(http_body::Frame::data(c))))
+        }
+
+        fn size_hint(&self) -> http_body::SizeHint {
+            http_body::SizeHint::with_exact(self.0.iter().map(|c| c.len() as u64).sum())
+        }
+    }
+
+    #[tokio::test]
+    async fn a_large_body_is_gathered_and_its_head_detached() {
+        let chunk = |byte: u8| Bytes::from(vec![byte; 6000]);
+        let body = || Body::new(Declared([chunk(b'a'), chunk(b'b'), chunk(b'c')].into()));
+        let buffer = Bytes::from_static(b"/batch?x=1");
+        let mut head = head();
+        head.uri = http::Uri::from_maybe_shared(buffer.clone()).unwrap();
+        let read = start_bytes(&mut head, body(), 18_000).unwrap().await.unwrap();
+        assert_eq!(read.len(), 18_000);
+        assert!(read[..6000].iter().all(|b| *b == b'a') && read[12_000..].iter().all(|b| *b == b'c'));
+        assert_eq!(head.uri, "/batch?x=1");
+        assert!(!buffer.as_ptr_range().contains(&head.uri.path().as_ptr()), "detached");
+        // Declared over the limit: 413 before a byte is read.
+        let err = start_bytes(&mut head, body(), 17_999).unwrap_err();
+        assert_eq!(err.status(), 413);
     }
 }

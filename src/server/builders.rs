@@ -33,6 +33,7 @@ impl Builders {
             // together an exact limit on the head's bytes.
             .max_buf_size(options.max_head_bytes)
             .max_header_size(options.max_head_bytes)
+            .half_close(options.http1_half_close)
             .keep_alive(options.keep_alive);
         // 100 is hyper's own limit, parsed into two arrays on the stack: left unset then, so
         // hyper takes its default path. Above 100 hyper allocates both arrays for every

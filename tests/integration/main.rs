@@ -10,6 +10,7 @@ use pactum_test_kit::conformance as api;
 mod cases;
 mod behaviour;
 mod bind;
+mod body_reading;
 mod docs_page;
 mod download;
 mod ergonomics;
