@@ -8,7 +8,7 @@ use serde_json::{json, Value};
 use tokio::io::AsyncWriteExt;
 use tokio::net::TcpStream;
 
-use crate::support::{native_with, options, read_to_close, warp, TestServer};
+use crate::support::{client, native_with, options, read_to_close, warp, Running, TestServer};
 
 /// Sends `GET /slow?ms=300` on a new connection, closes the sending side, and reads what
 /// comes back until the server closes.
@@ -31,6 +31,24 @@ async fn a_half_closed_client_is_answered_with_the_option() {
     assert!(answer.starts_with("HTTP/1.1 200 OK\r\n"), "{answer}");
     assert!(answer.ends_with(r#"{"slept":300}"#), "{answer}");
     assert_eq!(app.get("/health").await.status, 200, "still serving");
+}
+
+/// The same on the warp adapter served by `pactum_warp::serve`, which takes the option too.
+#[tokio::test]
+async fn a_half_closed_client_is_answered_with_the_option_through_warp() {
+    let pipeline = pactum::Pipeline::new(crate::api::handlers()).expect("valid handlers");
+    let filter = pactum_warp::filter_with(pipeline);
+    let server = pactum_warp::serve(filter, options().http1_half_close(true))
+        .await
+        .expect("server starts");
+    let app = TestServer {
+        addr: server.local_addr(),
+        running: Running::Server(server),
+        client: client(),
+    };
+    let answer = half_closed_request(&app).await;
+    assert!(answer.starts_with("HTTP/1.1 200 OK\r\n"), "{answer}");
+    assert!(answer.ends_with(r#"{"slept":300}"#), "{answer}");
 }
 
 /// By default (hyper's and axum's), the close is taken for the client leaving while its
