@@ -412,6 +412,35 @@ async fn a_dead_peer_is_detected_by_the_keep_alive_ping() {
     }
 }
 
+/// By default the server sends no keep-alive PING (dead peers are TCP keep-alive's): a
+/// connection that stays silent through a slow request, its answer and the idle timeout
+/// sees its answer, then the GOAWAY; the one PING is the graceful close's own (h2 times the
+/// peer's last streams with it, its payload a constant), after the GOAWAY.
+#[tokio::test]
+async fn no_keep_alive_ping_by_default() {
+    /// h2's `SHUTDOWN_PAYLOAD` (`proto::ping_pong`).
+    const CLOSING: [u8; 8] = [0x0b, 0x7b, 0xa2, 0xf0, 0x8b, 0x9b, 0xfe, 0x54];
+    for adapter in BOTH {
+        let server = start(adapter, app(), short()).await;
+        let mut raw = raw(&server, &[]).await;
+        handshake(&mut raw).await;
+        assert!(raw.send(&get(1, "/slow?ms=1200")).await);
+        let (frames, _) = raw.until_closed(Duration::from_secs(5)).await;
+        assert!(
+            frames
+                .iter()
+                .any(|(_, f)| f.kind == HEADERS && f.stream == 1),
+            "{adapter:?}: no answer"
+        );
+        let (goaway_at, _) = goaway(&frames).expect("the idle GOAWAY");
+        let pings: Vec<_> = frames
+            .iter()
+            .filter(|(at, f)| f.kind == PING && (*at < goaway_at || f.payload != CLOSING))
+            .collect();
+        assert!(pings.is_empty(), "{adapter:?}: PINGs {pings:?}");
+    }
+}
+
 // ---------------------------------------------------------------------------------------
 // Requests that never finish: the request timeout (on by default).
 // ---------------------------------------------------------------------------------------
