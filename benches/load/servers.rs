@@ -47,6 +47,9 @@ pub(crate) enum ServerKind {
     /// `pactum::server::service` on the shared accept loop: pactum's pipeline without its
     /// server, to tell the two costs apart (not in the default set).
     PactumService,
+    /// pactum's native server with `ServerOptions::http1_half_close(true)` (off by default):
+    /// measured beside `pactum-native` on the large bodies, else only when asked for.
+    PactumHalfClose,
 }
 
 impl ServerKind {
@@ -58,7 +61,7 @@ impl ServerKind {
         Self::PactumNative,
         Self::PactumWarp,
     ];
-    const ALL: [Self; 7] = [
+    const ALL: [Self; 8] = [
         Self::RawHyperDefaults,
         Self::RawHyper,
         Self::Axum,
@@ -66,6 +69,7 @@ impl ServerKind {
         Self::PactumNative,
         Self::PactumWarp,
         Self::PactumService,
+        Self::PactumHalfClose,
     ];
 
     pub(crate) fn name(self) -> &'static str {
@@ -77,6 +81,7 @@ impl ServerKind {
             Self::PactumNative => "pactum-native",
             Self::PactumWarp => "pactum-warp",
             Self::PactumService => "pactum-service",
+            Self::PactumHalfClose => "pactum-half-close",
         }
     }
 
@@ -124,13 +129,11 @@ pub(crate) fn run(kind: ServerKind) -> ! {
 async fn start(kind: ServerKind) -> u16 {
     let addr = SocketAddr::from(([127, 0, 0, 1], 0));
     match kind {
-        ServerKind::PactumNative => {
-            // `PEER_LOAD_HALF_CLOSE=on`: `ServerOptions::http1_half_close` (default off).
-            let half_close = std::env::var("PEER_LOAD_HALF_CLOSE").as_deref() == Ok("on");
+        ServerKind::PactumNative | ServerKind::PactumHalfClose => {
             let options = pactum::ServerOptions::new()
                 .port(0)
                 .hostname("127.0.0.1")
-                .http1_half_close(half_close);
+                .http1_half_close(kind == ServerKind::PactumHalfClose);
             let server = pactum::serve(pactum_app(), options)
                 .await
                 .expect("pactum serves");
@@ -170,7 +173,7 @@ async fn start(kind: ServerKind) -> u16 {
                     let service = TowerToHyperService::new(service);
                     tokio::spawn(serve_loop(listener, service, as_shipped()));
                 }
-                ServerKind::PactumNative => unreachable!(),
+                ServerKind::PactumNative | ServerKind::PactumHalfClose => unreachable!(),
             }
             port
         }
