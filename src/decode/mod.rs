@@ -194,7 +194,11 @@ pub(crate) fn params<P: Slot>(raw: &RawParams) -> Result<P, Error> {
 
 /// Starts reading a JSON body, after the checks that need no byte of it: the
 /// `Content-Type` (415) and a `Content-Length` over the limit (413). [`json_body`] finishes.
-pub(crate) fn start_body(head: &mut http::request::Parts, body: Body, limit: usize) -> Result<BodyRead, Error> {
+pub(crate) fn start_body(
+    head: &mut http::request::Parts,
+    body: Body,
+    limit: usize,
+) -> Result<BodyRead, Error> {
     if !is_json(&head.headers) {
         return Err(Rejection::UnsupportedMediaType.error().into());
     }

@@ -8,17 +8,20 @@
 use bytes::Bytes;
 use http::{HeaderValue, Uri};
 
-/// Copies `head`'s header values and URI into allocations of their own.
+/// Copies `head`'s header values and URI into allocations of their own. A value or URI that
+/// does not parse again (one a middleware made unchecked) is left as it is: only the saving
+/// is lost.
 pub(crate) fn detach(head: &mut http::request::Parts) {
     for value in head.headers.values_mut() {
-        let mut owned = HeaderValue::from_maybe_shared(Bytes::copy_from_slice(value.as_bytes()))
-            .expect("a header value's bytes make the same header value");
-        owned.set_sensitive(value.is_sensitive());
-        *value = owned;
+        let copy = Bytes::copy_from_slice(value.as_bytes());
+        if let Ok(mut owned) = HeaderValue::from_maybe_shared(copy) {
+            owned.set_sensitive(value.is_sensitive());
+            *value = owned;
+        }
     }
-    let uri = Uri::from_maybe_shared(Bytes::from(head.uri.to_string()))
-        .expect("a URI's text makes the same URI");
-    head.uri = uri;
+    if let Ok(uri) = Uri::from_maybe_shared(Bytes::from(head.uri.to_string())) {
+        head.uri = uri;
+    }
 }
 
 #[cfg(test)]

@@ -9,15 +9,16 @@ use bytes::{Bytes, BytesMut};
 use http::header::CONTENT_LENGTH;
 use http_body::Body as _;
 
-use crate::body::Body;
 use super::{detached_head, kept_buffer};
+use crate::body::Body;
 use crate::error::{Error, Rejection};
 
 /// Starts reading a body, within `limit`: 413 at once for a `Content-Length` over it.
 ///
-/// A body declared larger than [`LARGE`] is gathered in the thread's kept buffer
-/// ([`kept_buffer`]), and `head` is detached from the connection's read buffer first
-/// ([`detached_head`]): with both, a large body costs no allocation of its size.
+/// A body declared larger than [`LARGE`] has `head` detached from the connection's read
+/// buffer first ([`detached_head`]), and is gathered in the thread's kept buffer
+/// ([`kept_buffer`]) unless it comes whole in one chunk: with both, a large body read off a
+/// connection costs no allocation of its size.
 pub(crate) fn start_bytes(
     head: &mut http::request::Parts,
     body: Body,
@@ -35,15 +36,20 @@ pub(crate) fn start_bytes(
     if declared.is_some_and(|len| len > limit as u64) {
         return Err(too_large());
     }
-    let read = match declared {
+    let large = match declared {
         // Within the limit, a `usize`.
         Some(len) if len > LARGE => {
             detached_head::detach(head);
-            Read::Kept(kept_buffer::take(len as usize))
+            len as usize
         }
-        _ => Read::Nothing,
+        _ => 0,
     };
-    Ok(BodyRead { body, limit, read })
+    Ok(BodyRead {
+        body,
+        limit,
+        large,
+        read: Read::Nothing,
+    })
 }
 
 /// A body being read, within its limit: a future of its bytes. 413 past the limit, 400 when
@@ -56,6 +62,8 @@ pub(crate) fn start_bytes(
 pub(crate) struct BodyRead {
     body: Body,
     limit: usize,
+    /// The declared length of a large body (0: not large).
+    large: usize,
     read: Read,
 }
 
@@ -109,6 +117,13 @@ impl Future for BodyRead {
                 return Poll::Ready(Err(too_large()));
             }
             this.read = match std::mem::replace(&mut this.read, Read::Nothing) {
+                // The first chunk of a large body that has more to come: copied out at once,
+                // so that the connection's buffer it is a slice of is free for the next read.
+                Read::Nothing if data.len() < this.large => {
+                    let mut buffer = kept_buffer::take(this.large);
+                    buffer.extend_from_slice(&data);
+                    Read::Kept(buffer)
+                }
                 Read::Nothing => Read::One(data),
                 Read::One(first) => {
                     let mut buffer = BytesMut::with_capacity(first.len() + data.len());
@@ -219,6 +234,13 @@ mod tests {
         assert!(read[..6000].iter().all(|b| *b == b'a') && read[12_000..].iter().all(|b| *b == b'c'));
         assert_eq!(head.uri, "/batch?x=1");
         assert!(!buffer.as_ptr_range().contains(&head.uri.path().as_ptr()), "detached");
+        // Whole in one chunk (as `Request::body_bytes` puts it back): handed over, no copy.
+        let again = start_bytes(&mut head, Body::from(read.clone()), 18_000)
+            .unwrap()
+            .await
+            .unwrap();
+        assert_eq!(again.as_ptr(), read.as_ptr());
+        assert_eq!(again.len(), 18_000);
         // Declared over the limit: 413 before a byte is read.
         let err = start_bytes(&mut head, body(), 17_999).unwrap_err();
         assert_eq!(err.status(), 413);
