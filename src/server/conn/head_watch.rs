@@ -18,14 +18,20 @@
 //! between the timeout and an eighth more after its wait began (two reads of the watch: one
 //! sees a new wait begin, one sees it overdue), never before.
 //!
+//! The watch keeps every connection of every server from its start until it is gone, timed
+//! or not: the server's shutdown wakes its connections through this list ([`wake_server`]),
+//! rather than each connection holding a `Notify` future of its own in its task.
+//!
 //! The thread sleeps while no connection is watched; it is started with the first server
-//! ([`start`]).
+//! ([`start`]). While it only keeps connections that are not timed, it reads them once a
+//! second ([`MAX_TICK`]), to forget those that are gone.
 
 use std::sync::{Arc, Mutex, OnceLock, PoisonError, Weak};
 use std::thread::Thread;
 use std::time::{Duration, Instant};
 
 use super::in_flight::InFlight;
+use crate::server::shutdown::Shutdown;
 
 /// How late past the timeout a head may be closed, as a fraction: the watch reads each
 /// connection every `timeout / SLACK_DIVISOR`.
@@ -75,14 +81,17 @@ struct Entry {
     since: Instant,
 }
 
-/// Watches the connection whose requests `requests` counts, for `timeout` from now (once per
-/// connection: on HTTP/2 its idle timeout takes the header read timeout's place, in the same
-/// registration). What the watch keeps of the connection is its [`InFlight`].
+/// Keeps the connection whose requests `requests` counts until it is gone, and times its
+/// waits for `timeout` from now, if any (once per connection: on HTTP/2 its idle timeout takes
+/// the header read timeout's place, in the same registration). What the watch keeps of the
+/// connection is its [`InFlight`].
 ///
 /// Without a running watch thread ([`start`] failed or was not called), the connection is
-/// not timed.
-pub(crate) fn register(requests: &Arc<InFlight>, timeout: Duration) {
-    requests.set_timeout(timeout);
+/// neither timed nor woken by its server's shutdown.
+pub(crate) fn register(requests: &Arc<InFlight>, timeout: Option<Duration>) {
+    if let Some(timeout) = timeout {
+        requests.set_timeout(timeout);
+    }
     match WATCH.get() {
         Some(process) => {
             let mut watched = process
@@ -103,12 +112,44 @@ pub(crate) fn register(requests: &Arc<InFlight>, timeout: Duration) {
     }
 }
 
+/// Wakes every connection of the server that shuts down with `shutdown`: its state changed.
+pub(crate) fn wake_server(shutdown: &Shutdown) {
+    let Some(process) = WATCH.get() else {
+        return;
+    };
+    let watched = process
+        .watched
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner);
+    for entry in watched.iter() {
+        if let Some(connection) = entry.connection.upgrade() {
+            if std::ptr::eq(connection.shutdown(), shutdown) {
+                connection.wake();
+            }
+        }
+    }
+}
+
+/// What a read of a connection found.
+#[derive(Debug, PartialEq, Eq)]
+enum Read {
+    /// Gone: forgotten.
+    Gone,
+    /// Kept, not timed (no timeout, or released).
+    Untimed,
+    /// Timed for this timeout.
+    Timed(Duration),
+}
+
 impl Entry {
-    /// Reads the connection at `now`: its timeout, `None` once it is gone or no longer
-    /// watched.
-    fn read(&mut self, now: Instant) -> Option<Duration> {
-        let connection = self.connection.upgrade()?;
-        let timeout = connection.timeout()?;
+    /// Reads the connection at `now`.
+    fn read(&mut self, now: Instant) -> Read {
+        let Some(connection) = self.connection.upgrade() else {
+            return Read::Gone;
+        };
+        let Some(timeout) = connection.timeout() else {
+            return Read::Untimed;
+        };
         let snapshot = connection.snapshot();
         if snapshot != self.seen || !InFlight::none_at(snapshot) {
             // Another wait, or a request in flight: timed from now, when it is a wait.
@@ -117,7 +158,7 @@ impl Entry {
         } else if now.duration_since(self.since) >= timeout {
             connection.flag_overdue(snapshot);
         }
-        Some(timeout)
+        Read::Timed(timeout)
     }
 }
 
@@ -132,23 +173,27 @@ fn run() {
     };
     loop {
         let mut shortest: Option<Duration> = None;
-        {
+        let empty = {
             let mut watched = process
                 .watched
                 .lock()
                 .unwrap_or_else(PoisonError::into_inner);
             let now = Instant::now();
             watched.retain_mut(|entry| match entry.read(now) {
-                Some(timeout) => {
+                Read::Timed(timeout) => {
                     shortest = Some(shortest.map_or(timeout, |s| s.min(timeout)));
                     true
                 }
-                None => false,
+                Read::Untimed => true,
+                Read::Gone => false,
             });
-        }
-        let tick = shortest.map(|timeout| timeout / SLACK_DIVISOR);
-        match tick {
-            Some(tick) => std::thread::park_timeout(tick.clamp(MIN_TICK, MAX_TICK)),
+            watched.is_empty()
+        };
+        match shortest {
+            Some(timeout) => {
+                std::thread::park_timeout((timeout / SLACK_DIVISOR).clamp(MIN_TICK, MAX_TICK));
+            }
+            None if !empty => std::thread::park_timeout(MAX_TICK),
             None => std::thread::park(),
         }
     }
@@ -157,7 +202,7 @@ fn run() {
 #[cfg(test)]
 mod tests {
     use std::sync::atomic::{AtomicUsize, Ordering};
-    use std::task::{Context, Wake, Waker};
+    use std::task::{Wake, Waker};
 
     use super::*;
     use crate::server::conn::in_flight::InFlightGuard;
@@ -187,8 +232,8 @@ mod tests {
     }
 
     fn polled(connection: &InFlight, woken: &Arc<Woken>) -> bool {
-        let waker = Waker::from(Arc::clone(woken));
-        connection.overdue(&Context::from_waker(&waker), &mut None)
+        connection.keep_waker(&Waker::from(Arc::clone(woken)));
+        connection.overdue()
     }
 
     #[test]
@@ -196,7 +241,7 @@ mod tests {
         let (connection, mut entry, start) = watched();
         let woken = Arc::new(Woken::default());
         assert!(!polled(&connection, &woken));
-        assert_eq!(entry.read(start + TIMEOUT / 2), Some(TIMEOUT));
+        assert_eq!(entry.read(start + TIMEOUT / 2), Read::Timed(TIMEOUT));
         assert!(!polled(&connection, &woken), "not before the timeout");
         assert_eq!(woken.0.load(Ordering::SeqCst), 0);
         entry.read(start + TIMEOUT);
@@ -256,19 +301,18 @@ mod tests {
         );
     }
 
-    /// The task's waker is stored once: a later wait found overdue still wakes it.
+    /// The task's waker is kept once: a later wait found overdue still wakes it.
     #[test]
-    fn a_stored_waker_wakes_every_later_wait() {
+    fn a_kept_waker_wakes_every_later_wait() {
         let (connection, mut entry, start) = watched();
         let woken = Arc::new(Woken::default());
-        let waker = Waker::from(Arc::clone(&woken));
-        let mut stored = None;
-        assert!(!connection.overdue(&Context::from_waker(&waker), &mut stored));
+        connection.keep_waker(&Waker::from(Arc::clone(&woken)));
+        assert!(!connection.overdue());
         entry.read(start + TIMEOUT);
         assert_eq!(woken.0.load(Ordering::SeqCst), 1);
         // A request came in time after all; the next wait is overdue too.
         drop(InFlightGuard::new(&connection));
-        assert!(!connection.overdue(&Context::from_waker(&waker), &mut stored));
+        assert!(!connection.overdue());
         entry.read(start + TIMEOUT * 2);
         entry.read(start + TIMEOUT * 3);
         assert_eq!(
@@ -276,17 +320,41 @@ mod tests {
             2,
             "woken for the second wait"
         );
-        assert!(connection.overdue(&Context::from_waker(&waker), &mut stored));
+        assert!(connection.overdue());
     }
 
+    /// A released connection is no longer timed, but kept (its server's shutdown wakes it
+    /// through the watch) until it is gone.
     #[test]
-    fn a_gone_or_released_connection_leaves_the_watch() {
+    fn a_released_connection_is_untimed_and_a_gone_one_leaves_the_watch() {
         let (connection, mut entry, start) = watched();
         connection.release();
-        assert_eq!(entry.read(start), None);
-        let (connection, mut entry, start) = watched();
+        assert_eq!(entry.read(start), Read::Untimed);
+        let woken = Arc::new(Woken::default());
+        assert!(!polled(&connection, &woken));
+        entry.read(start + TIMEOUT * 2);
+        assert_eq!(woken.0.load(Ordering::SeqCst), 0, "not timed");
         drop(connection);
-        assert_eq!(entry.read(start), None);
+        assert_eq!(entry.read(start), Read::Gone);
+    }
+
+    /// The shutdown wakes the connections of its own server, not another's.
+    #[test]
+    fn a_server_s_shutdown_wakes_its_own_connections() {
+        start().expect("the watch thread starts");
+        let ours = Arc::new(Shutdown::default());
+        let theirs = Arc::new(Shutdown::default());
+        let connection = Arc::new(InFlight::new(Arc::clone(&ours), None));
+        let other = Arc::new(InFlight::new(Arc::clone(&theirs), None));
+        register(&connection, None);
+        register(&other, None);
+        let woken = Arc::new(Woken::default());
+        let woken_other = Arc::new(Woken::default());
+        connection.keep_waker(&Waker::from(Arc::clone(&woken)));
+        other.keep_waker(&Waker::from(Arc::clone(&woken_other)));
+        wake_server(&ours);
+        assert_eq!(woken.0.load(Ordering::SeqCst), 1);
+        assert_eq!(woken_other.0.load(Ordering::SeqCst), 0);
     }
 
     /// The thread itself: a registered connection that sends nothing is found overdue, in
@@ -296,7 +364,7 @@ mod tests {
         start().expect("the watch thread starts");
         let timeout = Duration::from_millis(200);
         let connection = Arc::new(InFlight::default());
-        register(&connection, timeout);
+        register(&connection, Some(timeout));
         let woken = Arc::new(Woken::default());
         let started = Instant::now();
         assert!(!polled(&connection, &woken));
