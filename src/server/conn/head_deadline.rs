@@ -166,7 +166,7 @@ impl<I> HeadDeadline<I> {
                 let idle = self.requests.http2_idle();
                 match idle {
                     Some(timeout) => {
-                        self.requests.set_timeout(timeout);
+                        head_watch::retime(&self.requests, timeout);
                         self.requests.new_wait();
                     }
                     None => self.requests.release(),

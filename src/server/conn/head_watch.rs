@@ -44,8 +44,36 @@ const MIN_TICK: Duration = Duration::from_millis(1);
 
 /// The process's watch thread and the connections it watches.
 struct Watch {
-    watched: Mutex<Vec<Entry>>,
+    watched: Mutex<Watched>,
     thread: Thread,
+}
+
+/// The connections the watch keeps, and how long it sleeps after its last read of them.
+struct Watched {
+    entries: Vec<Entry>,
+    /// `None`: until woken (nothing kept).
+    tick: Option<Duration>,
+}
+
+/// How long the watch sleeps between two reads for connections timed for `timeout`.
+fn tick_for(timeout: Duration) -> Duration {
+    (timeout / SLACK_DIVISOR).clamp(MIN_TICK, MAX_TICK)
+}
+
+impl Watch {
+    /// Wakes the thread if it sleeps longer than a connection timed for `timeout` allows
+    /// (`None`: kept, not timed): the connection was added, or its timeout changed, after its
+    /// last read. With `watched`, the list's lock: the thread sets its tick under it.
+    fn nudge(&self, watched: &Watched, timeout: Option<Duration>) {
+        let wanted = timeout.map_or(MAX_TICK, tick_for);
+        if watched.tick.is_none_or(|tick| wanted < tick) {
+            self.thread.unpark();
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Watched> {
+        self.watched.lock().unwrap_or_else(PoisonError::into_inner)
+    }
 }
 
 static WATCH: OnceLock<Watch> = OnceLock::new();
@@ -67,18 +95,63 @@ pub(crate) fn start() -> std::io::Result<()> {
         .thread()
         .clone();
     let _ = WATCH.set(Watch {
-        watched: Mutex::new(Vec::new()),
+        watched: Mutex::new(Watched {
+            entries: Vec::new(),
+            tick: None,
+        }),
         thread,
     });
     Ok(())
 }
 
-/// What the watch knows of one connection.
+/// What the watch knows of one connection: 24 bytes, one in the watch's list per connection
+/// (32 with the whole snapshot and an `Instant`).
 struct Entry {
     connection: Weak<InFlight>,
-    /// The snapshot last read, and when it was first read.
-    seen: u64,
-    since: Instant,
+    /// When the wait last read was first read, in milliseconds on the watch's clock
+    /// ([`millis`]), rounded up.
+    since: u64,
+    /// The wait last read ([`wait_of`]).
+    seen: u32,
+}
+
+impl Entry {
+    fn new(connection: &Arc<InFlight>, now: Instant) -> Self {
+        Self {
+            connection: Arc::downgrade(connection),
+            seen: wait_of(connection.snapshot()),
+            since: millis(now).1,
+        }
+    }
+}
+
+/// The watch's clock's start: its first read.
+fn epoch() -> Instant {
+    static EPOCH: OnceLock<Instant> = OnceLock::new();
+    *EPOCH.get_or_init(Instant::now)
+}
+
+/// The wait a connection's snapshot is in, as an entry keeps it: its count of requests
+/// started, or one less while a request is in flight (so that the wait that follows, with the
+/// same count and none in flight, is another; the count only grows, wrapping after 2³²).
+fn wait_of(snapshot: u64) -> u32 {
+    let started = InFlight::started_at(snapshot);
+    if InFlight::none_at(snapshot) {
+        started
+    } else {
+        started.wrapping_sub(1)
+    }
+}
+
+/// `at` on the watch's clock, milliseconds from its first read, rounded down and up: a
+/// wait's age, rounded up when it starts and down when it is read, is never more than it is
+/// (never closed early).
+fn millis(at: Instant) -> (u64, u64) {
+    let since = at.saturating_duration_since(epoch());
+    // 584 million years of milliseconds fit.
+    let down = since.as_millis() as u64;
+    let up = since.as_nanos().div_ceil(1_000_000) as u64;
+    (down, up)
 }
 
 /// Keeps the connection whose requests `requests` counts until it is gone, and times its
@@ -94,21 +167,20 @@ pub(crate) fn register(requests: &Arc<InFlight>, timeout: Option<Duration>) {
     }
     match WATCH.get() {
         Some(process) => {
-            let mut watched = process
-                .watched
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner);
-            watched.push(Entry {
-                connection: Arc::downgrade(requests),
-                seen: requests.snapshot(),
-                since: Instant::now(),
-            });
-            if watched.len() == 1 {
-                // It sleeps while nothing is watched.
-                process.thread.unpark();
-            }
+            let mut watched = process.lock();
+            watched.entries.push(Entry::new(requests, Instant::now()));
+            process.nudge(&watched, timeout);
         }
         None => tracing::error!("the header read timeout's watch is not running"),
+    }
+}
+
+/// Times the registered connection whose requests `requests` counts for `timeout` from now
+/// on, in place of its timeout so far (an HTTP/2 connection's idle timeout, at its preface).
+pub(crate) fn retime(requests: &InFlight, timeout: Duration) {
+    requests.set_timeout(timeout);
+    if let Some(process) = WATCH.get() {
+        process.nudge(&process.lock(), Some(timeout));
     }
 }
 
@@ -117,11 +189,8 @@ pub(crate) fn wake_server(shutdown: &Shutdown) {
     let Some(process) = WATCH.get() else {
         return;
     };
-    let watched = process
-        .watched
-        .lock()
-        .unwrap_or_else(PoisonError::into_inner);
-    for entry in watched.iter() {
+    let watched = process.lock();
+    for entry in &watched.entries {
         if let Some(connection) = entry.connection.upgrade() {
             if std::ptr::eq(connection.shutdown(), shutdown) {
                 connection.wake();
@@ -151,18 +220,21 @@ impl Entry {
             return Read::Untimed;
         };
         let snapshot = connection.snapshot();
-        if snapshot != self.seen || !InFlight::none_at(snapshot) {
+        let wait = wait_of(snapshot);
+        let (now_down, now_up) = millis(now);
+        if wait != self.seen || !InFlight::none_at(snapshot) {
             // Another wait, or a request in flight: timed from now, when it is a wait.
-            self.seen = snapshot;
-            self.since = now;
-        } else if now.duration_since(self.since) >= timeout {
+            self.seen = wait;
+            self.since = now_up;
+        } else if Duration::from_millis(now_down.saturating_sub(self.since)) >= timeout {
             connection.flag_overdue(snapshot);
         }
         Read::Timed(timeout)
     }
 }
 
-/// The watch thread: reads every watched connection each tick, sleeps while there is none.
+/// The watch thread: reads every watched connection each tick (the shortest timeout's, or
+/// [`MAX_TICK`] while none is timed), sleeps while there is none.
 fn run() {
     let process = loop {
         match WATCH.get() {
@@ -172,14 +244,11 @@ fn run() {
         }
     };
     loop {
-        let mut shortest: Option<Duration> = None;
-        let empty = {
-            let mut watched = process
-                .watched
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner);
+        let tick = {
+            let mut watched = process.lock();
+            let mut shortest: Option<Duration> = None;
             let now = Instant::now();
-            watched.retain_mut(|entry| match entry.read(now) {
+            watched.entries.retain_mut(|entry| match entry.read(now) {
                 Read::Timed(timeout) => {
                     shortest = Some(shortest.map_or(timeout, |s| s.min(timeout)));
                     true
@@ -187,13 +256,18 @@ fn run() {
                 Read::Untimed => true,
                 Read::Gone => false,
             });
-            watched.is_empty()
+            let tick = match shortest {
+                Some(timeout) => Some(tick_for(timeout)),
+                None if !watched.entries.is_empty() => Some(MAX_TICK),
+                None => None,
+            };
+            // Set under the lock: a connection added after this read wakes the thread if it
+            // must be read sooner ([`Watch::nudge`]).
+            watched.tick = tick;
+            tick
         };
-        match shortest {
-            Some(timeout) => {
-                std::thread::park_timeout((timeout / SLACK_DIVISOR).clamp(MIN_TICK, MAX_TICK));
-            }
-            None if !empty => std::thread::park_timeout(MAX_TICK),
+        match tick {
+            Some(tick) => std::thread::park_timeout(tick),
             None => std::thread::park(),
         }
     }
@@ -218,16 +292,13 @@ mod tests {
 
     const TIMEOUT: Duration = Duration::from_secs(10);
 
-    /// A connection and the watch's entry for it, read at instants the test chooses.
+    /// A connection and the watch's entry for it, read at instants the test chooses (on
+    /// whole milliseconds of the watch's clock, whose epoch is before its first read).
     fn watched() -> (Arc<InFlight>, Entry, Instant) {
         let connection = Arc::new(InFlight::default());
         connection.set_timeout(TIMEOUT);
-        let start = Instant::now();
-        let entry = Entry {
-            connection: Arc::downgrade(&connection),
-            seen: connection.snapshot(),
-            since: start,
-        };
+        let start = epoch() + Duration::from_secs(1_000);
+        let entry = Entry::new(&connection, start);
         (connection, entry, start)
     }
 

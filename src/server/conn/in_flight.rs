@@ -115,6 +115,12 @@ impl InFlight {
         snapshot & (STARTED - 1) == 0
     }
 
+    /// How many requests had started at `snapshot` (wrapping).
+    pub(crate) fn started_at(snapshot: u64) -> u32 {
+        // The high 32 bits.
+        (snapshot >> 32) as u32
+    }
+
     /// The HTTP/2 connection was idle for its timeout: its graceful shutdown is due.
     pub(crate) fn set_idle(&self) {
         self.idle.store(true, Ordering::Release);
