@@ -101,7 +101,9 @@ impl PactumService {
     /// The answer to `request`, from `peer`: what `call` returns (with no peer), from a
     /// shared reference (the native server calls it so, without a clone of the service per
     /// request, with its connection's peer).
-    #[inline]
+    // Inlined into the connection's call: a call of its own, with the request passed by
+    // value, measured 35 instructions more per request (peer_load, `GET /hello`).
+    #[inline(always)]
     pub(super) fn respond<B>(
         &self,
         request: http::Request<B>,
