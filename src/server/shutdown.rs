@@ -377,10 +377,14 @@ mod tests {
     use crate::server::{serve_service, Server, ServerOptions};
 
     async fn server() -> Server {
+        server_with(ServerOptions::new()).await
+    }
+
+    async fn server_with(options: ServerOptions) -> Server {
         let ok = tower::service_fn(|_: http::Request<hyper::body::Incoming>| async {
             Ok::<_, std::convert::Infallible>(http::Response::new(Full::new(Bytes::from("ok"))))
         });
-        serve_service(ok, ServerOptions::new().hostname("127.0.0.1").port(0))
+        serve_service(ok, options.hostname("127.0.0.1").port(0))
             .await
             .expect("bind")
     }
@@ -433,6 +437,26 @@ mod tests {
             took >= wait - Duration::from_millis(50) && took < wait * 3,
             "closed after {took:?}"
         );
+        assert!(shutdown.await.unwrap());
+    }
+
+    /// Without a header read or idle timeout, the connection is not timed by the watch, but
+    /// kept in its list: the shutdown still wakes it and closes it.
+    #[tokio::test]
+    async fn an_untimed_idle_connection_is_closed_by_the_shutdown() {
+        let server = server_with(
+            ServerOptions::new()
+                .header_read_timeout(None)
+                .http2_idle_timeout(None)
+                .shutdown_idle_wait(Duration::ZERO),
+        )
+        .await;
+        let mut stream = TcpStream::connect(server.local_addr()).await.unwrap();
+        get(&mut stream).await;
+        let shutdown = tokio::spawn(server.shutdown());
+        let mut buf = [0; 16];
+        let read = tokio::time::timeout(Duration::from_secs(5), stream.read(&mut buf));
+        assert_eq!(read.await.expect("closed by the shutdown").unwrap(), 0);
         assert!(shutdown.await.unwrap());
     }
 }
