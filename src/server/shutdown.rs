@@ -86,9 +86,11 @@ impl std::fmt::Debug for Shutdown {
 
 impl Shutdown {
     /// A shutdown whose draining connections stay open `idle_wait` for their next request.
+    /// Without a header count limit until [`Shutdown::with_requests`] sets one.
     pub(crate) fn new(idle_wait: Duration) -> Self {
         Self {
             idle_wait,
+            max_headers: u32::MAX,
             ..Self::default()
         }
     }
