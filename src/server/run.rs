@@ -156,10 +156,9 @@ pub(super) async fn listen<M: PerConnection>(
     mut options: ServerOptions,
     answers: ErrorAnswers,
 ) -> std::io::Result<Server> {
-    // The thread that times request heads and idle HTTP/2 connections.
-    if options.header_read_timeout.is_some() || options.http2_idle().is_some() {
-        super::conn::start_head_watch()?;
-    }
+    // The thread that times request heads and idle HTTP/2 connections, and keeps every
+    // connection for the server's shutdown to wake.
+    super::conn::start_head_watch()?;
     let listener = match options.listener.take() {
         Some(listener) => listener,
         None => Listener::from(TcpListener::bind((options.hostname.as_str(), options.port)).await?),
@@ -209,13 +208,13 @@ async fn accept_loop<L: Accept, M: PerConnection>(
             .with_http2_idle(options.http2_idle())
             .with_limit(limit.clone())
             .with_client_errors(options.on_client_error.clone())
-            .with_answers(answers),
+            .with_answers(answers)
+            .with_requests(options.serves_tls(), options.max_headers),
     );
     #[cfg(feature = "tls")]
     let tls = options.tls.as_ref().map(|t| t.acceptor());
     #[cfg(feature = "tls")]
     let handshake_timeout = options.header_read_timeout.unwrap_or(TLS_HANDSHAKE_TIMEOUT);
-    let secure = options.serves_tls();
     let mut backoff = Duration::ZERO;
     loop {
         let permit = match &limit {
@@ -252,11 +251,10 @@ async fn accept_loop<L: Accept, M: PerConnection>(
         }
         let connection = Connection {
             builders: Arc::clone(&builders),
-            service: make.for_peer(peer),
-            secure,
+            service: make.for_connection(),
+            peer,
             header_read_timeout: options.header_read_timeout,
             shutdown: Arc::clone(&shutdown),
-            max_headers: options.max_headers,
             permit,
         };
         // A task of its own for each: a task's allocation is the size of its future, the

@@ -53,12 +53,14 @@ where
 /// answers from it (no clone of the service per request); any other is cloned and asked
 /// whether it is ready, as tower's rule asks.
 pub(super) trait CallShared: Servable {
-    /// The answer's future when the service can be called from `&self`; else the request
-    /// back, for a clone of the service.
+    /// The answer's future to `request`, from the connection's `peer`, when the service can
+    /// be called from `&self`; else the request back (with what it needs of `peer`), for a
+    /// clone of the service.
     #[allow(clippy::result_large_err)] // handed back as it came, never boxed
     fn call_shared(
         &self,
         request: http::Request<Incoming>,
+        peer: Option<SocketAddr>,
     ) -> Result<Self::Future, http::Request<Incoming>>;
 
     /// The connection's answer to a request it refuses (`conn/request_rules.rs`), in this
@@ -71,8 +73,9 @@ impl CallShared for PactumService {
     fn call_shared(
         &self,
         request: http::Request<Incoming>,
+        peer: Option<SocketAddr>,
     ) -> Result<Self::Future, http::Request<Incoming>> {
-        Ok(self.respond(request))
+        Ok(self.respond(request, peer))
     }
 
     fn refusal(head: http::response::Parts, body: Bytes) -> http::Response<ResponseBody> {
@@ -84,8 +87,12 @@ impl<S: Servable> CallShared for WithPeer<S> {
     #[inline]
     fn call_shared(
         &self,
-        request: http::Request<Incoming>,
+        mut request: http::Request<Incoming>,
+        peer: Option<SocketAddr>,
     ) -> Result<Self::Future, http::Request<Incoming>> {
+        if let Some(peer) = peer {
+            request.extensions_mut().insert(PeerAddr(peer));
+        }
         Err(request)
     }
 
@@ -94,23 +101,24 @@ impl<S: Servable> CallShared for WithPeer<S> {
     }
 }
 
-/// What the accept loop serves: one service per connection, made knowing the connection's
-/// peer. pactum's own service keeps the peer in a field and hands it to its pipeline with
-/// each request (no extension to allocate); any other service gets it as a [`PeerAddr`]
+/// What the accept loop serves: one service per connection. The connection's peer is kept
+/// by the connection (not in its service: 32 bytes of every connection's task) and given
+/// with each request ([`CallShared::call_shared`]): pactum's own service hands it to its
+/// pipeline (no extension to allocate); any other service gets it as a [`PeerAddr`]
 /// extension on each request ([`WithPeer`]).
 pub(super) trait PerConnection: Clone + Send + Sync + 'static {
     /// The service hyper runs on one connection.
     type Service: CallShared;
 
-    /// The service for a connection from `peer`.
-    fn for_peer(&self, peer: Option<SocketAddr>) -> Self::Service;
+    /// The service for a connection.
+    fn for_connection(&self) -> Self::Service;
 }
 
 impl PerConnection for PactumService {
     type Service = Self;
 
-    fn for_peer(&self, peer: Option<SocketAddr>) -> Self {
-        self.for_connection(peer)
+    fn for_connection(&self) -> Self {
+        self.clone()
     }
 }
 
@@ -121,20 +129,18 @@ pub(super) struct Foreign<S>(pub(super) S);
 impl<S: Servable> PerConnection for Foreign<S> {
     type Service = WithPeer<S>;
 
-    fn for_peer(&self, peer: Option<SocketAddr>) -> WithPeer<S> {
+    fn for_connection(&self) -> WithPeer<S> {
         WithPeer {
             service: self.0.clone(),
-            peer: peer.map(PeerAddr),
         }
     }
 }
 
-/// A service whose requests carry their connection's [`PeerAddr`] extension.
+/// A service whose requests carry their connection's [`PeerAddr`] extension (inserted by
+/// [`CallShared::call_shared`]; none on a Unix domain socket).
 #[derive(Clone)]
 pub(super) struct WithPeer<S> {
     service: S,
-    /// `None` on a Unix domain socket.
-    peer: Option<PeerAddr>,
 }
 
 impl<S: Servable> tower_service::Service<http::Request<Incoming>> for WithPeer<S> {
@@ -146,10 +152,7 @@ impl<S: Servable> tower_service::Service<http::Request<Incoming>> for WithPeer<S
         self.service.poll_ready(cx)
     }
 
-    fn call(&mut self, mut request: http::Request<Incoming>) -> Self::Future {
-        if let Some(peer) = self.peer {
-            request.extensions_mut().insert(peer);
-        }
+    fn call(&mut self, request: http::Request<Incoming>) -> Self::Future {
         RefusableAnswer::new(self.service.call(request))
     }
 }

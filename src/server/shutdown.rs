@@ -1,9 +1,12 @@
 //! Graceful shutdown of the native server's connections, paid per connection, not per poll.
 //!
 //! hyper-util's `GracefulShutdown` polls a cancellation future every time a connection's task
-//! runs (each request), and a force-close signal was a second one. Here a connection registers
-//! its task once ([`Drain`]), then reads one atomic per poll: the shutdown's state only
-//! changes twice (draining, forced), and each change wakes every connection.
+//! runs (each request), and a force-close signal was a second one. Here a connection gives
+//! its task's waker once ([`Drain`]), then reads one atomic per poll: the shutdown's state
+//! only changes three times (draining, closing, forced), and each change wakes every
+//! connection of the server through the list the header read timeout's watch keeps of them
+//! (`conn::wake_connections`), not through a `Notify` future held by every connection (64
+//! bytes of every connection's task).
 //!
 //! An HTTP/2 connection idle for its timeout is shut down gracefully here too (one more
 //! atomic load per poll): its `HeadDeadline` ([`conn`](super::conn)) says so
@@ -20,26 +23,31 @@ use hyper_util::server::graceful::GracefulConnection;
 use tokio::sync::futures::OwnedNotified;
 use tokio::sync::{Notify, OwnedSemaphorePermit, Semaphore};
 
+use super::conn::wake_connections;
 use super::error_answers::ErrorAnswers;
 use super::options::ErrorHook;
 
 const RUNNING: u8 = 0;
-/// Connections finish what they are doing and close.
+/// Connections keep serving, each HTTP/1 answer with `connection: close`, for the idle wait.
 const DRAINING: u8 = 1;
+/// Connections finish what they are doing and close (hyper's graceful shutdown).
+const CLOSING: u8 = 2;
 /// The deadline passed: connections close now.
-const FORCED: u8 = 2;
+const FORCED: u8 = 3;
 
 /// The shutdown state shared by the accept loop and every connection, with the server settings
 /// a connection reads only now and then (kept here once, not in every connection's task).
 #[derive(Default)]
 pub(crate) struct Shutdown {
     state: AtomicU8,
+    /// Wakes the streamed answers that end when the shutdown starts ([`UntilDrain`]).
     changed: Arc<Notify>,
     open: AtomicUsize,
     closed: Notify,
     /// How long a draining HTTP/1 connection stays open for its client's next request, which
     /// is answered with `connection: close`, before it is closed while idle
-    /// ([`ServerOptions::shutdown_idle_wait`](crate::ServerOptions::shutdown_idle_wait)).
+    /// ([`ServerOptions::shutdown_idle_wait`](crate::ServerOptions::shutdown_idle_wait)):
+    /// timed once, by [`Shutdown::drain`], for every connection.
     idle_wait: Duration,
     /// The server's HTTP/2 idle timeout
     /// ([`ServerOptions::http2_idle_timeout`](crate::ServerOptions::http2_idle_timeout)), read
@@ -54,6 +62,10 @@ pub(crate) struct Shutdown {
     on_client_error: Option<ErrorHook>,
     /// How hyper's own answers and the connection's refusals are formatted.
     answers: ErrorAnswers,
+    /// The server's connections are TLS: their requests' URLs are `https`.
+    secure: bool,
+    /// `ServerOptions::max_headers`, counted by the connection on HTTP/2 (saturated).
+    max_headers: u32,
 }
 
 impl std::fmt::Debug for Shutdown {
@@ -66,15 +78,19 @@ impl std::fmt::Debug for Shutdown {
             .field("limit", &self.limit)
             .field("on_client_error", &self.on_client_error.is_some())
             .field("answers", &self.answers)
+            .field("secure", &self.secure)
+            .field("max_headers", &self.max_headers)
             .finish_non_exhaustive()
     }
 }
 
 impl Shutdown {
     /// A shutdown whose draining connections stay open `idle_wait` for their next request.
+    /// Without a header count limit until [`Shutdown::with_requests`] sets one.
     pub(crate) fn new(idle_wait: Duration) -> Self {
         Self {
             idle_wait,
+            max_headers: u32::MAX,
             ..Self::default()
         }
     }
@@ -103,6 +119,26 @@ impl Shutdown {
         self
     }
 
+    /// With the connection settings read on each request rather than kept in every
+    /// connection's task: whether the connections are TLS, and `max_headers`.
+    pub(crate) fn with_requests(mut self, secure: bool, max_headers: usize) -> Self {
+        self.secure = secure;
+        self.max_headers = u32::try_from(max_headers).unwrap_or(u32::MAX);
+        self
+    }
+
+    /// Whether the server's connections are TLS.
+    #[inline]
+    pub(crate) fn secure(&self) -> bool {
+        self.secure
+    }
+
+    /// `ServerOptions::max_headers` (saturated to a `u32`).
+    #[inline]
+    pub(crate) fn max_headers(&self) -> u32 {
+        self.max_headers
+    }
+
     /// How hyper's own answers and the connection's refusals are formatted.
     pub(crate) fn answers(&self) -> &ErrorAnswers {
         &self.answers
@@ -118,10 +154,11 @@ impl Shutdown {
         self.on_client_error.as_ref()
     }
 
-    /// Serves `connection` until it ends, or until the shutdown drains (a graceful close) or
-    /// forces (dropped). `idle` says when an HTTP/2 connection is idle (a graceful close),
-    /// and holds this shutdown ([`Idle::shutdown`]). `permit`, the connection's
-    /// `max_connections` permit, is given back when the connection ends.
+    /// Serves `connection` until it ends, or until the shutdown closes it (a graceful close)
+    /// or forces (dropped). `idle` says when an HTTP/2 connection is idle (a graceful close),
+    /// holds this shutdown ([`Idle::shutdown`]) and the task's waker, which the shutdown's
+    /// changes wake (the connection is in the watch's list from its start). `permit`, the
+    /// connection's `max_connections` permit, is given back when the connection ends.
     pub(crate) fn watch<C: GracefulConnection, I: Idle>(
         &self,
         connection: C,
@@ -136,8 +173,6 @@ impl Shutdown {
         debug_assert!(!permit || self.limit.is_some());
         Drain {
             connection,
-            notified: Arc::clone(&self.changed).notified_owned(),
-            idle_close: None,
             open: Open {
                 idle,
                 registered: false,
@@ -149,24 +184,42 @@ impl Shutdown {
 
     /// Drains every connection: `true` when all closed within `deadline`, else they are
     /// closed at once and `false`.
+    ///
+    /// An idle HTTP/1 connection closed at once races with the request its client may be
+    /// writing to it (lost, or a 502 from a proxy). So connections first keep serving for
+    /// the idle wait, each answer with `connection: close` (a client closes after it), and
+    /// are then closed gracefully: one timer here for the whole server, rather than one per
+    /// connection. With no idle wait, they are closed at once.
     pub(crate) async fn drain(&self, deadline: Duration) -> bool {
-        self.set(DRAINING);
-        let all_closed = async {
-            loop {
-                let closed = self.closed.notified();
-                tokio::pin!(closed);
-                closed.as_mut().enable();
-                if self.open.load(Ordering::Acquire) == 0 {
+        let closed = async {
+            if !self.idle_wait.is_zero() {
+                self.set(DRAINING);
+                let waited = tokio::time::timeout(self.idle_wait, self.all_closed()).await;
+                if waited.is_ok() {
                     return;
                 }
-                closed.await;
             }
+            self.set(CLOSING);
+            self.all_closed().await;
         };
-        let finished = tokio::time::timeout(deadline, all_closed).await.is_ok();
+        let finished = tokio::time::timeout(deadline, closed).await.is_ok();
         if !finished {
             self.set(FORCED);
         }
         finished
+    }
+
+    /// Once no connection is open.
+    async fn all_closed(&self) {
+        loop {
+            let closed = self.closed.notified();
+            tokio::pin!(closed);
+            closed.as_mut().enable();
+            if self.open.load(Ordering::Acquire) == 0 {
+                return;
+            }
+            closed.await;
+        }
     }
 
     /// Whether an answer of `version` must close its connection (`connection: close`): on
@@ -176,9 +229,12 @@ impl Shutdown {
         version <= http::Version::HTTP_11 && self.state.load(Ordering::Acquire) != RUNNING
     }
 
+    /// The state, then every connection of the server and every streamed answer woken: a
+    /// connection that gave its waker after the wake-ups reads the state after it.
     fn set(&self, state: u8) {
         self.state.store(state, Ordering::Release);
         self.changed.notify_waiters();
+        wake_connections(self);
     }
 }
 
@@ -206,7 +262,7 @@ impl UntilDrain {
     pub(crate) fn poll_draining(self: Pin<&mut Self>, cx: &mut Context<'_>) -> bool {
         let this = self.project();
         if !*this.registered {
-            // Registered before the state is read, as `Drain` does: no change is missed.
+            // Registered before the state is read: no change is missed.
             let _ = this.notified.poll(cx);
             *this.registered = true;
         }
@@ -220,6 +276,11 @@ pub(crate) trait Idle {
     /// Whether the graceful shutdown is due, once: read on every poll of the connection.
     fn take_idle(&self) -> bool;
 
+    /// Keeps the connection's task's waker, which the shutdown's changes wake (and the
+    /// watch, for an overdue wait): given once per task, as a tokio task's waker stays the
+    /// same.
+    fn keep_waker(&self, waker: &std::task::Waker);
+
     /// The server's shutdown, which the connection's [`Drain`] reads through this (one
     /// pointer less in every connection's task).
     fn shutdown(&self) -> &Shutdown;
@@ -230,7 +291,7 @@ pub(crate) trait Idle {
 /// `max_connections` permit back.
 struct Open<I: Idle> {
     idle: Arc<I>,
-    /// The task is registered for the shutdown's changes.
+    /// The task's waker was given to `idle` (which the shutdown's changes wake).
     registered: bool,
     /// The shutdown's state last seen.
     seen: u8,
@@ -254,12 +315,13 @@ impl<I: Idle> Drop for Open<I> {
 
 pin_project_lite::pin_project! {
     /// A connection served until it ends or the shutdown closes it.
+    ///
+    /// 16 bytes around the connection, in every connection's task: no `Notify` future of its
+    /// own for the shutdown's changes (its task's waker is kept by `Open::idle`, 64 bytes
+    /// less), no timer of its own for the idle wait (the shutdown's, 8 bytes less).
     pub(crate) struct Drain<C, I: Idle> {
         #[pin]
         connection: C,
-        #[pin]
-        notified: OwnedNotified,
-        idle_close: Option<Pin<Box<tokio::time::Sleep>>>,
         // Last: dropped after the connection.
         open: Open<I>,
     }
@@ -280,37 +342,19 @@ impl<C: GracefulConnection, I: Idle> Future for Drain<C, I> {
         let mut this = self.project();
         let open = this.open;
         if !open.registered {
-            // The task is woken at the next change; the state is read below, after this
-            // registration, so a change made before it is not missed either.
-            let _ = this.notified.as_mut().poll(cx);
+            // The task is woken at the next change; the state is read below, after the waker
+            // is kept, so a change made before it is not missed either.
+            open.idle.keep_waker(cx.waker());
             open.registered = true;
         }
-        let shutdown = open.idle.shutdown();
-        let state = shutdown.state.load(Ordering::Acquire);
+        let state = open.idle.shutdown().state.load(Ordering::Acquire);
         if state != open.seen {
             open.seen = state;
-            if state == FORCED {
-                return Poll::Ready(Ok(()));
-            }
-            // Not closed yet: an idle HTTP/1 connection closed now races with the request its
-            // client may be writing to it (lost, or a 502 from a proxy). It keeps serving, each
-            // answer with `connection: close`, and is closed if still open after the idle
-            // wait; with none, at once.
-            let idle_wait = shutdown.idle_wait;
-            if idle_wait.is_zero() {
-                this.connection.as_mut().graceful_shutdown();
-            } else {
-                *this.idle_close = Some(Box::pin(tokio::time::sleep(idle_wait)));
-            }
-            // Registered again, for the next change.
-            this.notified
-                .set(Arc::clone(&shutdown.changed).notified_owned());
-            let _ = this.notified.as_mut().poll(cx);
-        }
-        if let Some(idle_close) = this.idle_close.as_mut() {
-            if idle_close.as_mut().poll(cx).is_ready() {
-                *this.idle_close = None;
-                this.connection.as_mut().graceful_shutdown();
+            match state {
+                FORCED => return Poll::Ready(Ok(())),
+                // Draining, it keeps serving (its answers say `connection: close`).
+                CLOSING => this.connection.as_mut().graceful_shutdown(),
+                _ => {}
             }
         }
         let polled = this.connection.as_mut().poll(cx);
@@ -335,10 +379,14 @@ mod tests {
     use crate::server::{serve_service, Server, ServerOptions};
 
     async fn server() -> Server {
+        server_with(ServerOptions::new()).await
+    }
+
+    async fn server_with(options: ServerOptions) -> Server {
         let ok = tower::service_fn(|_: http::Request<hyper::body::Incoming>| async {
             Ok::<_, std::convert::Infallible>(http::Response::new(Full::new(Bytes::from("ok"))))
         });
-        serve_service(ok, ServerOptions::new().hostname("127.0.0.1").port(0))
+        serve_service(ok, options.hostname("127.0.0.1").port(0))
             .await
             .expect("bind")
     }
@@ -391,6 +439,26 @@ mod tests {
             took >= wait - Duration::from_millis(50) && took < wait * 3,
             "closed after {took:?}"
         );
+        assert!(shutdown.await.unwrap());
+    }
+
+    /// Without a header read or idle timeout, the connection is not timed by the watch, but
+    /// kept in its list: the shutdown still wakes it and closes it.
+    #[tokio::test]
+    async fn an_untimed_idle_connection_is_closed_by_the_shutdown() {
+        let server = server_with(
+            ServerOptions::new()
+                .header_read_timeout(None)
+                .http2_idle_timeout(None)
+                .shutdown_idle_wait(Duration::ZERO),
+        )
+        .await;
+        let mut stream = TcpStream::connect(server.local_addr()).await.unwrap();
+        get(&mut stream).await;
+        let shutdown = tokio::spawn(server.shutdown());
+        let mut buf = [0; 16];
+        let read = tokio::time::timeout(Duration::from_secs(5), stream.read(&mut buf));
+        assert_eq!(read.await.expect("closed by the shutdown").unwrap(), 0);
         assert!(shutdown.await.unwrap());
     }
 }

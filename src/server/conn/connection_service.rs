@@ -26,15 +26,14 @@ use crate::response::EndsOnShutdown;
 use crate::server::servable::{CallShared, Servable};
 
 /// The service hyper runs on one connection.
+///
+/// Two pointers in every connection's task: the server's settings it reads (whether it
+/// serves TLS, `max_headers`, how a refusal's body is formatted — the pipeline's formatter
+/// under [`serve`](crate::serve)) are read from the server's shutdown, the one `in_flight`
+/// holds, and the connection's peer from `in_flight` itself.
 pub(super) struct ConnectionService<S> {
     pub(super) service: S,
-    pub(super) secure: bool,
     pub(super) in_flight: Arc<InFlight>,
-    // The server's shutdown is the one `in_flight` holds: not a field of its own, one pointer
-    // less in every connection's task.
-    pub(super) rules: RequestRules,
-    // How a refusal's body is formatted (the pipeline's formatter under
-    // [`serve`](crate::serve)) is read from the shutdown too, on the rare refusal.
 }
 
 impl<S: CallShared> hyper::service::Service<http::Request<Incoming>> for ConnectionService<S> {
@@ -43,18 +42,22 @@ impl<S: CallShared> hyper::service::Service<http::Request<Incoming>> for Connect
     type Future = Answer<S>;
 
     fn call(&self, mut request: http::Request<Incoming>) -> Answer<S> {
-        if self.secure {
+        let shutdown = self.in_flight.shutdown();
+        if shutdown.secure() {
             request.extensions_mut().insert(Scheme::HTTPS);
         }
         let version = request.version();
         let guard = InFlightGuard::new(&self.in_flight);
-        let close = self.in_flight.shutdown().closes_answers(version);
-        let state = if let Some(rejection) = self.rules.refusal(version, request.headers()) {
+        let close = shutdown.closes_answers(version);
+        let rules = RequestRules {
+            max_headers: shutdown.max_headers(),
+        };
+        let state = if let Some(rejection) = rules.refusal(version, request.headers()) {
             State::Refused {
                 answer: Some(self.refusal(rejection, request)),
             }
         } else {
-            match self.service.call_shared(request) {
+            match self.service.call_shared(request, self.in_flight.peer()) {
                 Ok(future) => State::Called { future },
                 Err(request) => {
                     let mut service = self.service.clone();

@@ -22,7 +22,7 @@ use std::future::Future;
 use std::io;
 use std::pin::Pin;
 use std::sync::Arc;
-use std::task::{Context, Poll, Waker};
+use std::task::{Context, Poll};
 use std::time::Duration;
 
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, ReadBuf};
@@ -64,9 +64,11 @@ pub(crate) struct HeadDeadline<I> {
     /// The connection's requests (HTTP/2: streams) in flight, which the watch reads, and what
     /// the watch keeps of the connection (the header read timeout of an HTTP/1 connection, or
     /// one whose protocol is not known yet; the idle timeout of an HTTP/2 one).
+    ///
+    /// The task's waker, which the watch wakes, is kept there too: by [`HeadDeadline::detect`]
+    /// for the task that detects the protocol, then by the connection's `Drain` for the task
+    /// that serves it (not a copy here, 16 bytes of every connection's task).
     requests: Arc<InFlight>,
-    /// The waker last given to the watch.
-    watch_waker: Option<Waker>,
     /// HTTP/2, shut down for its idle timeout: when to close it; HTTP/1, lingering (`Some`
     /// once its writing is shut down): until when. Allocated then, once per connection at
     /// most; the deadline is the timer's (no field of its own).
@@ -84,14 +86,13 @@ pub(crate) struct HeadDeadline<I> {
 }
 
 impl<I> HeadDeadline<I> {
+    /// Registered with the watch, timed or not: the server's shutdown wakes the connection
+    /// through it.
     pub(crate) fn new(inner: I, timeout: Option<Duration>, requests: Arc<InFlight>) -> Self {
-        if let Some(timeout) = timeout {
-            head_watch::register(&requests, timeout);
-        }
+        head_watch::register(&requests, timeout);
         Self {
             inner,
             requests,
-            watch_waker: None,
             timer: None,
             replay: Replay::default(),
             control: ControlFrames::default(),
@@ -108,7 +109,6 @@ impl<I> HeadDeadline<I> {
         HeadDeadline {
             inner: map(self.inner),
             requests: self.requests,
-            watch_waker: self.watch_waker,
             timer: self.timer,
             replay: self.replay,
             control: self.control,
@@ -129,6 +129,12 @@ impl<I> HeadDeadline<I> {
     where
         I: AsyncRead + Unpin,
     {
+        // The watch wakes this task when the wait is overdue.
+        std::future::poll_fn(|cx| {
+            self.requests.keep_waker(cx.waker());
+            Poll::Ready(())
+        })
+        .await;
         let mut received = [0; H2_PREFACE.len()];
         let mut filled = 0;
         while matches!(self.protocol, Protocol::Unknown { .. }) {
@@ -158,14 +164,12 @@ impl<I> HeadDeadline<I> {
                 // watch as a wait for a head is, in the same registration (one per
                 // connection): a new wait, for the idle timeout.
                 let idle = self.requests.http2_idle();
-                match (idle, self.watched) {
-                    (Some(timeout), true) => {
-                        self.requests.set_timeout(timeout);
+                match idle {
+                    Some(timeout) => {
+                        head_watch::retime(&self.requests, timeout);
                         self.requests.new_wait();
                     }
-                    (Some(timeout), false) => head_watch::register(&self.requests, timeout),
-                    (None, true) => self.requests.release(),
-                    (None, false) => {}
+                    None => self.requests.release(),
                 }
                 self.watched = idle.is_some();
                 return;
@@ -178,7 +182,7 @@ impl<I> HeadDeadline<I> {
     /// HTTP/2 connection is first shut down gracefully, and closed one idle timeout later.
     fn stalled(&mut self, cx: &mut Context<'_>) -> Option<io::Error> {
         if self.watched {
-            if !self.requests.overdue(cx, &mut self.watch_waker) {
+            if !self.requests.overdue() {
                 return None;
             }
             if self.protocol != Protocol::Http2 {
@@ -313,8 +317,8 @@ impl<I: AsyncRead + AsyncWrite + Unpin> AsyncWrite for HeadDeadline<I> {
     }
 
     /// An answer flushed may be the end of the last request in flight: then the wait for
-    /// the next head starts, and the task must be woken if it is overdue (hyper may not read
-    /// again until the client writes).
+    /// the next head starts; if it is overdue, the watch wakes the task (its waker is kept in
+    /// `requests`) and the next read says so.
     fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
         let this = self.get_mut();
         let flushed = Pin::new(&mut this.inner).poll_flush(cx);
@@ -322,11 +326,6 @@ impl<I: AsyncRead + AsyncWrite + Unpin> AsyncWrite for HeadDeadline<I> {
             return this
                 .stalled(cx)
                 .map_or(Poll::Pending, |e| Poll::Ready(Err(e)));
-        }
-        // The watch must be able to wake this task; once it can (the waker is kept), an
-        // overdue wait wakes it and the next read says so.
-        if this.watched && this.watch_waker.is_none() {
-            let _ = this.requests.overdue(cx, &mut this.watch_waker);
         }
         flushed
     }
@@ -409,7 +408,7 @@ mod tests {
     #[tokio::test]
     async fn the_preface_starts_the_idle_timeout_in_the_same_registration() {
         let shutdown = Shutdown::default().with_http2_idle(Some(Duration::from_secs(5)));
-        let requests = InFlight::new(Arc::new(shutdown));
+        let requests = InFlight::new(Arc::new(shutdown), None);
         let mut d = HeadDeadline::new((), Some(Duration::from_secs(1)), Arc::new(requests));
         let before = d.requests.snapshot();
         d.observe(H2_PREFACE);

@@ -5,8 +5,9 @@
 //! thread ([`head_watch`](super::head_watch)), which times its waits for a head and, on
 //! HTTP/2, its idle time (whose end the connection's [`Drain`](crate::server::shutdown::Drain)
 //! carries out). What the watch keeps of the connection is here too: one allocation per
-//! connection for both.
+//! connection for both; and the connection's peer, which its service hands to each request.
 
+use std::net::SocketAddr;
 use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -30,13 +31,17 @@ use crate::server::shutdown::{Idle, Shutdown, UntilDrain};
 /// idle timeout is timed from the same counts, by the header read timeout's watch.
 ///
 /// With what the watch keeps of the connection (its timeout, the wait found overdue, the
-/// task to wake): one allocation of 72 bytes per connection (glibc: an 80-byte chunk; a count
-/// of 40 and a watch of 80, registered again for HTTP/2 at its preface, before). Kept within
-/// 72: the timeout in milliseconds, `0` when not watched.
+/// task to wake) and the connection's peer: one allocation of 104 bytes per connection
+/// (glibc: a 112-byte chunk; a count of 40 and a watch of 80, registered again for HTTP/2 at
+/// its preface, before). The peer is here rather than in the connection's service: its 32
+/// bytes took every HTTP/2 connection's task a 128-byte step up. The timeout is kept in
+/// milliseconds, `0` when not watched.
 #[derive(Debug)]
 pub(crate) struct InFlight {
     counts: AtomicU64,
     shutdown: Arc<Shutdown>,
+    /// The connection's peer (`None` on a Unix domain socket).
+    peer: Option<SocketAddr>,
     /// The timeout the watch times the connection's waits for, in milliseconds (at least 1,
     /// at most `u32::MAX`: 49 days): the header read timeout, and on HTTP/2 its idle timeout
     /// once the preface is read. `0` while not watched: before its registration, and once
@@ -46,7 +51,9 @@ pub(crate) struct InFlight {
     /// flight has it clear); `0` until one is.
     overdue: AtomicU64,
     /// The connection's task, woken when its wait is found overdue (and kept: woken again
-    /// for a later wait without being stored again).
+    /// for a later wait without being given again) and when its server's shutdown changes
+    /// state. Given once per task ([`InFlight::keep_waker`]): by the protocol's detection, then
+    /// by the connection's `Drain`.
     waker: Mutex<Option<Waker>>,
     /// Set when an HTTP/2 connection was idle for its timeout; taken by its
     /// [`Drain`](crate::server::shutdown::Drain), which starts the graceful shutdown (GOAWAY).
@@ -57,7 +64,7 @@ pub(crate) struct InFlight {
 #[cfg(test)]
 impl Default for InFlight {
     fn default() -> Self {
-        Self::new(Arc::default())
+        Self::new(Arc::default(), None)
     }
 }
 
@@ -65,11 +72,12 @@ impl Default for InFlight {
 const STARTED: u64 = 1 << 32;
 
 impl InFlight {
-    /// A connection's count, on a server that shuts down with `shutdown`.
-    pub(crate) fn new(shutdown: Arc<Shutdown>) -> Self {
+    /// A connection's count, on a server that shuts down with `shutdown`, from `peer`.
+    pub(crate) fn new(shutdown: Arc<Shutdown>, peer: Option<SocketAddr>) -> Self {
         Self {
             counts: AtomicU64::new(0),
             shutdown,
+            peer,
             timeout: AtomicU32::new(0),
             overdue: AtomicU64::new(0),
             waker: Mutex::new(None),
@@ -88,6 +96,12 @@ impl InFlight {
         &self.shutdown
     }
 
+    /// The connection's peer.
+    #[inline]
+    pub(crate) fn peer(&self) -> Option<SocketAddr> {
+        self.peer
+    }
+
     /// The counts as they are now: two snapshots differ when a request started in between;
     /// [`InFlight::none_at`] reads one.
     #[inline]
@@ -99,6 +113,12 @@ impl InFlight {
     #[inline]
     pub(crate) fn none_at(snapshot: u64) -> bool {
         snapshot & (STARTED - 1) == 0
+    }
+
+    /// How many requests had started at `snapshot` (wrapping).
+    pub(crate) fn started_at(snapshot: u64) -> u32 {
+        // The high 32 bits.
+        (snapshot >> 32) as u32
     }
 
     /// The HTTP/2 connection was idle for its timeout: its graceful shutdown is due.
@@ -135,27 +155,31 @@ impl InFlight {
     }
 
     /// Whether the connection's wait for a head (HTTP/2: its idle time) is overdue (never
-    /// while a request is in flight); the caller's task is woken when it becomes so.
-    /// `stored` is the caller's copy of the waker it stored last: the same task's waker is
-    /// not stored again.
+    /// while a request is in flight); the connection's task, whose waker is kept
+    /// ([`InFlight::keep_waker`], before its first read), is woken when it becomes so.
     #[inline]
-    pub(crate) fn overdue(&self, cx: &Context<'_>, stored: &mut Option<Waker>) -> bool {
-        // Stored even while a request is in flight: an HTTP/2 stream ends on a task of its
-        // own, and the connection's may not run again before its idle time is overdue.
-        // Before the flag's read: a wait found overdue after it wakes this task.
-        if !stored.as_ref().is_some_and(|w| w.will_wake(cx.waker())) {
-            self.store_waker(cx, stored);
-        }
+    pub(crate) fn overdue(&self) -> bool {
         let snapshot = self.snapshot();
         Self::none_at(snapshot) && self.overdue.load(Ordering::Acquire) == snapshot | 1
     }
 
-    /// Once per connection (per task it moves to): out of line.
-    #[inline(never)]
-    fn store_waker(&self, cx: &Context<'_>, stored: &mut Option<Waker>) {
-        let waker = cx.waker().clone();
-        *self.waker.lock().unwrap_or_else(PoisonError::into_inner) = Some(waker.clone());
-        *stored = Some(waker);
+    /// Keeps `waker`, the connection's task's, to wake it when a wait is found overdue or the
+    /// server's shutdown changes state: once per task (a tokio task's waker stays the same),
+    /// before the task reads what it is woken for (kept before the flag's or the state's
+    /// read, a change made after it wakes the task).
+    pub(crate) fn keep_waker(&self, waker: &Waker) {
+        let mut kept = self.waker.lock().unwrap_or_else(PoisonError::into_inner);
+        if !kept.as_ref().is_some_and(|w| w.will_wake(waker)) {
+            *kept = Some(waker.clone());
+        }
+    }
+
+    /// Wakes the connection's task, if its waker is kept yet.
+    pub(crate) fn wake(&self) {
+        let waker = self.waker.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(waker) = &*waker {
+            waker.wake_by_ref();
+        }
     }
 
     /// The watch found the wait `snapshot` overdue: flags it, and wakes the connection's task
@@ -163,10 +187,7 @@ impl InFlight {
     pub(crate) fn flag_overdue(&self, snapshot: u64) {
         let flagged = snapshot | 1;
         if self.overdue.swap(flagged, Ordering::AcqRel) != flagged {
-            let waker = self.waker.lock().unwrap_or_else(PoisonError::into_inner);
-            if let Some(waker) = &*waker {
-                waker.wake_by_ref();
-            }
+            self.wake();
         }
     }
 }
@@ -175,6 +196,10 @@ impl Idle for InFlight {
     #[inline]
     fn take_idle(&self) -> bool {
         self.idle.load(Ordering::Relaxed) && self.idle.swap(false, Ordering::Acquire)
+    }
+
+    fn keep_waker(&self, waker: &Waker) {
+        InFlight::keep_waker(self, waker);
     }
 
     #[inline]

@@ -110,6 +110,7 @@ mod request_rules;
 
 #[cfg(feature = "http2")]
 use std::future::Future;
+use std::net::SocketAddr;
 #[cfg(feature = "http2")]
 use std::pin::Pin;
 use std::sync::Arc;
@@ -125,7 +126,6 @@ use connection_service::ConnectionService;
 use head_deadline::HeadDeadline;
 use hyper_errors::HyperErrors;
 use in_flight::InFlight;
-use request_rules::RequestRules;
 
 use super::builders::Builders;
 use super::options::ErrorHook;
@@ -134,19 +134,22 @@ use super::shutdown::Shutdown;
 #[cfg(feature = "http2")]
 use super::shutdown::{Drain, Idle};
 
-// The header read timeout's thread, started with the first server that has the timeout.
+// The header read timeout's thread, started with the first server; it keeps every
+// connection, and the server's shutdown wakes them through it.
 pub(super) use head_watch::start as start_head_watch;
+pub(super) use head_watch::wake_server as wake_connections;
 
 /// What one connection task needs.
 pub(super) struct Connection<S> {
     pub(super) builders: Arc<Builders>,
     pub(super) service: S,
-    pub(super) secure: bool,
+    /// The connection's peer (`None` on a Unix domain socket), kept in its [`InFlight`].
+    pub(super) peer: Option<SocketAddr>,
     pub(super) header_read_timeout: Option<Duration>,
-    /// With the server's `on_client_error` hook, `max_connections` limit and error answers.
+    /// With the server's `on_client_error` hook, `max_connections` limit, error answers,
+    /// whether it serves TLS, and `max_headers` (counted here on HTTP/2; hyper counts
+    /// HTTP/1's).
     pub(super) shutdown: Arc<Shutdown>,
-    /// `ServerOptions::max_headers`, counted here on HTTP/2 (hyper counts HTTP/1's).
-    pub(super) max_headers: usize,
     /// The `max_connections` permit, held until the connection ends (by its `Drain` once
     /// served).
     pub(super) permit: Option<OwnedSemaphorePermit>,
@@ -166,21 +169,16 @@ impl<S: CallShared> Connection<S> {
             let Self {
                 builders,
                 service,
-                secure,
+                peer,
                 header_read_timeout,
                 shutdown,
-                max_headers,
                 permit,
             } = self;
             // What the connection's head deadline needs to know: when a request is in flight.
-            let requests = Arc::new(InFlight::new(Arc::clone(&shutdown)));
+            let requests = Arc::new(InFlight::new(Arc::clone(&shutdown), peer));
             let hyper_service = ConnectionService {
                 service,
-                secure,
                 in_flight: Arc::clone(&requests),
-                rules: RequestRules {
-                    max_headers: u32::try_from(max_headers).unwrap_or(u32::MAX),
-                },
             };
             let io = HyperErrors::new(io, Arc::clone(&requests));
             let mut io = HeadDeadline::new(io, header_read_timeout, Arc::clone(&requests));
@@ -207,7 +205,9 @@ impl<S: CallShared> Connection<S> {
                 // peer_load under dhat); on this task, every connection would carry both.
                 // The error hook and the permit are not in it: the hook is read from the
                 // shutdown, and the permit is given back by `Drain` (their 32 bytes took the
-                // task a 128-byte step up).
+                // task a 128-byte step up). Nor is the peer (in `requests`), nor the server's
+                // settings (read from the shutdown): the task is 1,664 bytes, its future
+                // 1,560, at its step (`size_of_val`, printed once in a temporary build).
                 tokio::spawn(Reported {
                     served: shutdown.watch(connection, requests, permit),
                 });

@@ -22,11 +22,11 @@ use http::{HeaderMap, HeaderValue, Version};
 
 use crate::error::Rejection;
 
-/// The rules of one server: its header count limit (`ServerOptions::max_headers`).
+/// The rules of one server: its header count limit (`ServerOptions::max_headers`), read from
+/// the server's shutdown for each request (not kept in every connection's task).
 #[derive(Debug, Clone, Copy)]
 pub(super) struct RequestRules {
-    /// A `u32` (saturated), beside the connection service's other small fields: not a word
-    /// of its own in every connection's task.
+    /// Saturated to a `u32`.
     pub(super) max_headers: u32,
 }
 
