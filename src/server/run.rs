@@ -11,7 +11,7 @@ use tokio::sync::{oneshot, Semaphore};
 use tokio::task::JoinHandle;
 
 use super::builders::Builders;
-use super::conn::Connection;
+use super::conn::{self, Connection};
 use super::error_answers::ErrorAnswers;
 use super::listener::{Accept, Kind, Listener};
 use super::options::ServerOptions;
@@ -209,7 +209,8 @@ async fn accept_loop<L: Accept, M: PerConnection>(
             .with_limit(limit.clone())
             .with_client_errors(options.on_client_error.clone())
             .with_answers(answers)
-            .with_requests(options.serves_tls(), options.max_headers),
+            .with_requests(options.serves_tls(), options.max_headers)
+            .with_wake(conn::wake_connections),
     );
     #[cfg(feature = "tls")]
     let tls = options.tls.as_ref().map(|t| t.acceptor());

@@ -5,8 +5,8 @@
 //! its task's waker once ([`Drain`]), then reads one atomic per poll: the shutdown's state
 //! only changes three times (draining, closing, forced), and each change wakes every
 //! connection of the server through the list the header read timeout's watch keeps of them
-//! (`conn::wake_connections`), not through a `Notify` future held by every connection (64
-//! bytes of every connection's task).
+//! (the `wake` the server gives, `Shutdown::with_wake`), not through a `Notify` future held by
+//! every connection (64 bytes of every connection's task).
 //!
 //! An HTTP/2 connection idle for its timeout is shut down gracefully here too (one more
 //! atomic load per poll): its `HeadDeadline` ([`conn`](super::conn)) says so
@@ -23,7 +23,6 @@ use hyper_util::server::graceful::GracefulConnection;
 use tokio::sync::futures::OwnedNotified;
 use tokio::sync::{Notify, OwnedSemaphorePermit, Semaphore};
 
-use super::conn::wake_connections;
 use super::error_answers::ErrorAnswers;
 use super::options::ErrorHook;
 
@@ -66,6 +65,9 @@ pub(crate) struct Shutdown {
     secure: bool,
     /// `ServerOptions::max_headers`, counted by the connection on HTTP/2 (saturated).
     max_headers: u32,
+    /// Wakes every connection of this shutdown (the head watch's list of them, given by the
+    /// server: the connections' module depends on this one, not the other way round).
+    wake: Option<fn(&Shutdown)>,
 }
 
 impl std::fmt::Debug for Shutdown {
@@ -116,6 +118,12 @@ impl Shutdown {
     /// With how hyper's own answers and the connection's refusals are formatted.
     pub(crate) fn with_answers(mut self, answers: ErrorAnswers) -> Self {
         self.answers = answers;
+        self
+    }
+
+    /// With `wake`, which wakes every connection of this shutdown when its state changes.
+    pub(crate) fn with_wake(mut self, wake: fn(&Shutdown)) -> Self {
+        self.wake = Some(wake);
         self
     }
 
@@ -234,7 +242,9 @@ impl Shutdown {
     fn set(&self, state: u8) {
         self.state.store(state, Ordering::Release);
         self.changed.notify_waiters();
-        wake_connections(self);
+        if let Some(wake) = self.wake {
+            wake(self);
+        }
     }
 }
 
