@@ -209,7 +209,7 @@ async fn accept_loop<L: Accept, M: PerConnection>(
             .with_limit(limit.clone())
             .with_client_errors(options.on_client_error.clone())
             .with_answers(answers)
-            .with_requests(options.serves_tls(), options.max_headers)
+            .with_request_settings(options.serves_tls(), options.max_headers)
             .with_wake(conn::wake_connections),
     );
     #[cfg(feature = "tls")]

@@ -88,7 +88,7 @@ impl std::fmt::Debug for Shutdown {
 
 impl Shutdown {
     /// A shutdown whose draining connections stay open `idle_wait` for their next request.
-    /// Without a header count limit until [`Shutdown::with_requests`] sets one.
+    /// Without a header count limit until [`Shutdown::with_request_settings`] sets one.
     pub(crate) fn new(idle_wait: Duration) -> Self {
         Self {
             idle_wait,
@@ -129,7 +129,7 @@ impl Shutdown {
 
     /// With the connection settings read on each request rather than kept in every
     /// connection's task: whether the connections are TLS, and `max_headers`.
-    pub(crate) fn with_requests(mut self, secure: bool, max_headers: usize) -> Self {
+    pub(crate) fn with_request_settings(mut self, secure: bool, max_headers: usize) -> Self {
         self.secure = secure;
         self.max_headers = u32::try_from(max_headers).unwrap_or(u32::MAX);
         self
