@@ -162,6 +162,16 @@ async fn native_drops_the_stream_of_a_client_that_leaves() {
     a_client_that_leaves_drops_the_stream(|handlers| native_with(handlers, options())).await;
 }
 
+/// With `http1_half_close` the server does not read the connection while the stream is
+/// open: the client's leaving is found by the stream's next write, and the stream dropped.
+#[tokio::test]
+async fn with_half_close_the_stream_of_a_client_that_leaves_is_dropped_at_its_next_write() {
+    a_client_that_leaves_drops_the_stream(|handlers| {
+        native_with(handlers, options().http1_half_close(true))
+    })
+    .await;
+}
+
 #[tokio::test]
 async fn warp_drops_the_stream_of_a_client_that_leaves() {
     a_client_that_leaves_drops_the_stream(warp_with).await;
