@@ -17,6 +17,9 @@ const HYPER_MAX_HEADERS: usize = 100;
 /// builder does, without its wrapper on every read.
 pub(super) struct Builders {
     pub(super) http1: http1::Builder,
+    /// For a connection whose socket pactum watches for a client that leaves mid-request
+    /// (`shared_socket::SharedTcp`): hyper's `half_close` on, so that hyper does not read it then.
+    pub(super) http1_watched: http1::Builder,
     #[cfg(feature = "http2")]
     pub(super) http2: http2::Builder<TokioExecutor>,
 }
@@ -41,6 +44,8 @@ impl Builders {
         if options.max_headers != HYPER_MAX_HEADERS {
             http1.max_headers(options.max_headers);
         }
+        let mut http1_watched = http1.clone();
+        http1_watched.half_close(true);
         #[cfg(feature = "http2")]
         let http2 = {
             let mut http2 = http2::Builder::new(TokioExecutor::new());
@@ -54,6 +59,7 @@ impl Builders {
         };
         Self {
             http1,
+            http1_watched,
             #[cfg(feature = "http2")]
             http2,
         }

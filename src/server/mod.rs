@@ -11,6 +11,7 @@ mod run;
 mod servable;
 mod serve;
 mod service;
+mod shared_socket;
 mod shutdown;
 #[cfg(feature = "tls")]
 mod tls;

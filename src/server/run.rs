@@ -250,13 +250,14 @@ async fn accept_loop<L: Accept, M: PerConnection>(
         if let Some(idle) = options.tcp_keepalive {
             L::keep_alive(&stream, idle);
         }
-        let connection = Connection {
+        let mut connection = Connection {
             builders: Arc::clone(&builders),
             service: make.for_connection(),
             peer,
             header_read_timeout: options.header_read_timeout,
             shutdown: Arc::clone(&shutdown),
             permit,
+            socket: None,
         };
         // A task of its own for each: a task's allocation is the size of its future, the
         // largest of its states, and a TLS connection's (rustls state, the handshake's timer)
@@ -275,7 +276,9 @@ async fn accept_loop<L: Accept, M: PerConnection>(
             });
             continue;
         }
-        tokio::spawn(connection.serve(stream));
+        let (io, socket) = L::plain(stream, !options.http1_half_close);
+        connection.socket = socket;
+        tokio::spawn(connection.serve(io));
     }
     drop(listener);
     let finished = shutdown.drain(options.shutdown_timeout).await;

@@ -157,9 +157,13 @@ impl Shutdown {
         self.http2_idle
     }
 
-    /// The hook called with a connection's error.
-    pub(crate) fn client_errors(&self) -> Option<&ErrorHook> {
-        self.on_client_error.as_ref()
+    /// Reports a connection's error: logged at `debug`, and handed to the server's
+    /// `on_client_error` hook.
+    pub(crate) fn report_client_error(&self, error: &(dyn std::error::Error + 'static)) {
+        tracing::debug!(%error, "connection error");
+        if let Some(hook) = &self.on_client_error {
+            hook(error);
+        }
     }
 
     /// Serves `connection` until it ends, or until the shutdown closes it (a graceful close)
@@ -283,8 +287,9 @@ impl UntilDrain {
 /// What says that an HTTP/2 connection was idle for its timeout: the connection's request
 /// count, kept by [`conn`](super::conn).
 pub(crate) trait Idle {
-    /// Whether the graceful shutdown is due, once: read on every poll of the connection.
-    fn take_idle(&self) -> bool;
+    /// What is due to the connection, once: read on every poll of the connection that
+    /// leaves it pending.
+    fn take_due(&self) -> Due;
 
     /// Keeps the connection's task's waker, which the shutdown's changes wake (and the
     /// watch, for an overdue wait): given once per task, as a tokio task's waker stays the
@@ -294,6 +299,17 @@ pub(crate) trait Idle {
     /// The server's shutdown, which the connection's [`Drain`] reads through this (one
     /// pointer less in every connection's task).
     fn shutdown(&self) -> &Shutdown;
+}
+
+/// What a connection's [`Idle`] asks of its [`Drain`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Due {
+    Nothing,
+    /// Idle for its timeout (HTTP/2): the graceful shutdown.
+    GracefulShutdown,
+    /// Its client left while a request was in flight (HTTP/1, a watched socket): the
+    /// connection is dropped, with the request, unanswered.
+    Close,
 }
 
 /// A connection's [`Drain`] state beside the connection: counts the connection open until
@@ -368,9 +384,15 @@ impl<C: GracefulConnection, I: Idle> Future for Drain<C, I> {
             }
         }
         let polled = this.connection.as_mut().poll(cx);
-        if polled.is_pending() && open.idle.take_idle() {
-            this.connection.as_mut().graceful_shutdown();
-            return this.connection.poll(cx);
+        if polled.is_pending() {
+            match open.idle.take_due() {
+                Due::Nothing => {}
+                Due::GracefulShutdown => {
+                    this.connection.as_mut().graceful_shutdown();
+                    return this.connection.poll(cx);
+                }
+                Due::Close => return Poll::Ready(Ok(())),
+            }
         }
         polled
     }

@@ -143,7 +143,27 @@ pin_project_lite::pin_project! {
 impl<S: Servable> Future for Answer<S> {
     type Output = Result<http::Response<Counted<S::Body>>, BoxError>;
 
-    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        let http2 = self.http2;
+        let polled = self.as_mut().poll_state(cx);
+        if polled.is_pending() && !http2 {
+            // The answer waits (a handler not done, a service not ready): a client that
+            // leaves meanwhile is noticed here when its connection is watched, and the
+            // request dropped with the connection.
+            if let Some(guard) = &self.guard {
+                guard.watch_client(cx);
+            }
+        }
+        polled
+    }
+}
+
+impl<S: Servable> Answer<S> {
+    #[inline(always)]
+    fn poll_state(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Result<http::Response<Counted<S::Body>>, BoxError>> {
         let mut this = self.project();
         loop {
             match this.state.as_mut().project() {

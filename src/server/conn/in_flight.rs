@@ -9,15 +9,17 @@
 
 use std::net::SocketAddr;
 use std::pin::Pin;
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU32, AtomicU64, AtomicU8, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::task::{Context, Poll, Waker};
 use std::time::Duration;
 
 use http_body::{Body, Frame, SizeHint};
+use tokio::net::TcpStream;
 
 use crate::response::DrainSignal;
-use crate::server::shutdown::{Idle, Shutdown, UntilDrain};
+use crate::server::shared_socket::{self, ClientGone};
+use crate::server::shutdown::{Due, Idle, Shutdown, UntilDrain};
 
 /// How many requests of a connection are in flight, and how many have started: counted by
 /// the service, read by the connection's [`HeadDeadline`](super::head_deadline::HeadDeadline) and
@@ -55,9 +57,15 @@ pub(crate) struct InFlight {
     /// state. Given once per task ([`InFlight::keep_waker`]): by the protocol's detection, then
     /// by the connection's `Drain`.
     waker: Mutex<Option<Waker>>,
-    /// Set when an HTTP/2 connection was idle for its timeout; taken by its
-    /// [`Drain`](crate::server::shutdown::Drain), which starts the graceful shutdown (GOAWAY).
-    idle: AtomicBool,
+    /// What is due to the connection, taken by its [`Drain`](crate::server::shutdown::Drain):
+    /// [`IDLE`] when an HTTP/2 connection was idle for its timeout (a graceful shutdown:
+    /// GOAWAY), [`GONE`] when an HTTP/1 client left mid-request (the connection dropped).
+    due: AtomicU8,
+    /// The socket of a plain TCP connection served with hyper's `half_close` on, peeked at
+    /// while an HTTP/1 answer waits, to notice a client that leaves
+    /// ([`shared_socket`](crate::server::shared_socket)); `None` when hyper notices it itself (TLS, a
+    /// Unix domain socket) or when half-closes are answered (`http1_half_close`).
+    socket: Option<Arc<TcpStream>>,
 }
 
 /// A count on a server that never shuts down.
@@ -67,6 +75,11 @@ impl Default for InFlight {
         Self::new(Arc::default(), None)
     }
 }
+
+/// [`InFlight`]'s `due`: the HTTP/2 connection was idle for its timeout.
+const IDLE: u8 = 1;
+/// [`InFlight`]'s `due`: the client left while a request was in flight.
+const GONE: u8 = 2;
 
 /// One request started, in [`InFlight`]'s high bits.
 const STARTED: u64 = 1 << 32;
@@ -81,7 +94,27 @@ impl InFlight {
             timeout: AtomicU32::new(0),
             overdue: AtomicU64::new(0),
             waker: Mutex::new(None),
-            idle: AtomicBool::new(false),
+            due: AtomicU8::new(0),
+            socket: None,
+        }
+    }
+
+    /// Watches `socket` for a client that leaves while an HTTP/1 answer waits.
+    pub(crate) fn with_socket(mut self, socket: Option<Arc<TcpStream>>) -> Self {
+        self.socket = socket;
+        self
+    }
+
+    /// While an HTTP/1 answer of this connection waits: when its socket is watched and the
+    /// client left, reports it and asks the connection's `Drain` to drop the connection
+    /// (with the request); else the task is woken when the socket becomes readable.
+    #[inline]
+    pub(crate) fn watch_client(&self, cx: &mut Context<'_>) {
+        if let Some(socket) = &self.socket {
+            if shared_socket::client_gone(socket, cx) {
+                self.shutdown.report_client_error(&ClientGone);
+                self.due.fetch_or(GONE, Ordering::Release);
+            }
         }
     }
 
@@ -123,7 +156,7 @@ impl InFlight {
 
     /// The HTTP/2 connection was idle for its timeout: its graceful shutdown is due.
     pub(crate) fn set_idle(&self) {
-        self.idle.store(true, Ordering::Release);
+        self.due.fetch_or(IDLE, Ordering::Release);
     }
 
     /// A new wait, timed afresh by the watch (no request is counted): the HTTP/2 preface read,
@@ -194,8 +227,15 @@ impl InFlight {
 
 impl Idle for InFlight {
     #[inline]
-    fn take_idle(&self) -> bool {
-        self.idle.load(Ordering::Relaxed) && self.idle.swap(false, Ordering::Acquire)
+    fn take_due(&self) -> Due {
+        if self.due.load(Ordering::Relaxed) == 0 {
+            return Due::Nothing;
+        }
+        match self.due.swap(0, Ordering::Acquire) {
+            due if due & GONE != 0 => Due::Close,
+            due if due & IDLE != 0 => Due::GracefulShutdown,
+            _ => Due::Nothing,
+        }
     }
 
     fn keep_waker(&self, waker: &Waker) {
@@ -243,6 +283,12 @@ impl InFlightGuard {
         self.requests
             .counts
             .fetch_add(STARTED + 1, Ordering::Relaxed);
+    }
+
+    /// Watches for the request's client leaving ([`InFlight::watch_client`]).
+    #[inline]
+    pub(crate) fn watch_client(&self, cx: &mut Context<'_>) {
+        self.requests.watch_client(cx);
     }
 
     /// What tells a streamed answer of this connection that the server shuts down.
@@ -326,6 +372,10 @@ impl<B: Body> Body for Counted<B> {
             if !last || guard.http2 {
                 guard.pause();
             }
+        } else if !guard.http2 {
+            // An HTTP/1 stream between two events: dropped with its connection if its client
+            // left meanwhile.
+            guard.watch_client(cx);
         }
         polled
     }
@@ -437,9 +487,9 @@ mod tests {
     #[test]
     fn idle_is_taken_once() {
         let requests = InFlight::default();
-        assert!(!requests.take_idle());
+        assert_eq!(requests.take_due(), Due::Nothing);
         requests.set_idle();
-        assert!(requests.take_idle());
-        assert!(!requests.take_idle());
+        assert_eq!(requests.take_due(), Due::GracefulShutdown);
+        assert_eq!(requests.take_due(), Due::Nothing);
     }
 }

@@ -120,6 +120,7 @@ use std::time::Duration;
 
 use hyper_util::rt::TokioIo;
 use tokio::io::{AsyncRead, AsyncWrite};
+use tokio::net::TcpStream;
 use tokio::sync::OwnedSemaphorePermit;
 
 use connection_service::ConnectionService;
@@ -128,7 +129,6 @@ use hyper_errors::HyperErrors;
 use in_flight::InFlight;
 
 use super::builders::Builders;
-use super::options::ErrorHook;
 use super::servable::CallShared;
 use super::shutdown::Shutdown;
 #[cfg(feature = "http2")]
@@ -153,6 +153,10 @@ pub(super) struct Connection<S> {
     /// The `max_connections` permit, held until the connection ends (by its `Drain` once
     /// served).
     pub(super) permit: Option<OwnedSemaphorePermit>,
+    /// A plain TCP connection's socket, watched for a client that leaves mid-request
+    /// ([`SharedTcp`](super::shared_socket::SharedTcp)) rather than read by hyper; `None` when hyper reads it (TLS, a Unix
+    /// domain socket) or when half-closes are answered (`http1_half_close`).
+    pub(super) socket: Option<Arc<TcpStream>>,
 }
 
 impl<S: CallShared> Connection<S> {
@@ -173,9 +177,16 @@ impl<S: CallShared> Connection<S> {
                 header_read_timeout,
                 shutdown,
                 permit,
+                socket,
             } = self;
+            // hyper reads a connection mid-request to notice a client that leaves, unless
+            // told half-closes are answered; a watched socket is read by nobody meanwhile.
+            let http1 = match socket {
+                Some(_) => &builders.http1_watched,
+                None => &builders.http1,
+            };
             // What the connection's head deadline needs to know: when a request is in flight.
-            let requests = Arc::new(InFlight::new(Arc::clone(&shutdown), peer));
+            let requests = Arc::new(InFlight::new(Arc::clone(&shutdown), peer).with_socket(socket));
             let hyper_service = ConnectionService {
                 service,
                 in_flight: Arc::clone(&requests),
@@ -185,7 +196,7 @@ impl<S: CallShared> Connection<S> {
             let http2 = match io.detect().await {
                 Ok(http2) => http2,
                 Err(error) => {
-                    report_client_error(shutdown.client_errors(), &error);
+                    shutdown.report_client_error(&error);
                     return;
                 }
             };
@@ -213,20 +224,18 @@ impl<S: CallShared> Connection<S> {
                 });
                 return;
             }
-            let connection = builders
-                .http1
-                .serve_connection(TokioIo::new(io), hyper_service);
+            let connection = http1.serve_connection(TokioIo::new(io), hyper_service);
             // Awaited here rather than through `Reported`: one call less per poll.
             (shutdown.watch(connection, requests, permit), shutdown)
         };
         if let Err(error) = served.await {
-            report_client_error(shutdown.client_errors(), &error);
+            shutdown.report_client_error(&error);
         }
     }
 
     #[cfg(feature = "tls")]
     pub(super) fn client_error(&self, error: &(dyn std::error::Error + 'static)) {
-        report_client_error(self.shutdown.client_errors(), error);
+        self.shutdown.report_client_error(error);
     }
 }
 
@@ -254,15 +263,8 @@ where
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<()> {
         let mut served = self.project().served;
         if let Err(error) = ready!(served.as_mut().poll(cx)) {
-            report_client_error(served.shutdown().client_errors(), &error);
+            served.shutdown().report_client_error(&error);
         }
         Poll::Ready(())
-    }
-}
-
-fn report_client_error(hook: Option<&ErrorHook>, error: &(dyn std::error::Error + 'static)) {
-    tracing::debug!(%error, "connection error");
-    if let Some(hook) = hook {
-        hook(error);
     }
 }
