@@ -7,13 +7,10 @@ use std::io;
 use std::net::SocketAddr;
 #[cfg(unix)]
 use std::path::Path;
-use std::sync::Arc;
 use std::time::Duration;
 
 use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::net::{TcpListener, TcpStream};
-
-use super::shared_socket::SharedTcp;
 #[cfg(unix)]
 use tokio::net::{UnixListener, UnixStream};
 
@@ -134,13 +131,6 @@ pub(super) trait Accept: Send + 'static {
 
     /// Turns TCP keep-alive on for an accepted connection, where it has one.
     fn keep_alive(_io: &Self::Io, _idle: Duration) {}
-
-    /// The IO of a connection served in plain text.
-    type Plain: AsyncRead + AsyncWrite + Unpin + Send + 'static;
-
-    /// The connection served in plain text: its IO, and, when `watched` and the IO allows,
-    /// its socket, watched for a client that leaves mid-request ([`SharedTcp`]).
-    fn plain(io: Self::Io, watched: bool) -> (Self::Plain, Option<Arc<TcpStream>>);
 }
 
 impl Accept for TcpListener {
@@ -155,13 +145,6 @@ impl Accept for TcpListener {
     fn keep_alive(io: &TcpStream, idle: Duration) {
         super::keepalive::enable(io, idle);
     }
-
-    type Plain = SharedTcp;
-
-    fn plain(io: TcpStream, watched: bool) -> (SharedTcp, Option<Arc<TcpStream>>) {
-        let (io, socket) = SharedTcp::new(io);
-        (io, watched.then_some(socket))
-    }
 }
 
 #[cfg(unix)]
@@ -171,12 +154,5 @@ impl Accept for UnixListener {
     async fn accept(&self) -> io::Result<(UnixStream, Option<SocketAddr>)> {
         let (stream, _) = UnixListener::accept(self).await?;
         Ok((stream, None))
-    }
-
-    type Plain = UnixStream;
-
-    // hyper reads the connection mid-request to notice a client that leaves.
-    fn plain(io: UnixStream, _: bool) -> (UnixStream, Option<Arc<TcpStream>>) {
-        (io, None)
     }
 }

@@ -11,7 +11,6 @@ mod run;
 mod servable;
 mod serve;
 mod service;
-mod shared_socket;
 mod shutdown;
 #[cfg(feature = "tls")]
 mod tls;

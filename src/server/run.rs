@@ -200,7 +200,10 @@ async fn accept_loop<L: Accept, M: PerConnection>(
     options: ServerOptions,
     answers: ErrorAnswers,
     mut stopped: oneshot::Receiver<()>,
-) -> bool {
+) -> bool
+where
+    L::Io: conn::Attach,
+{
     let builders = Arc::new(Builders::new(&options));
     let limit = options.max_connections.map(|n| Arc::new(Semaphore::new(n)));
     let shutdown = Arc::new(
@@ -250,14 +253,14 @@ async fn accept_loop<L: Accept, M: PerConnection>(
         if let Some(idle) = options.tcp_keepalive {
             L::keep_alive(&stream, idle);
         }
-        let mut connection = Connection {
+        let connection = Connection {
             builders: Arc::clone(&builders),
             service: make.for_connection(),
             peer,
             header_read_timeout: options.header_read_timeout,
             shutdown: Arc::clone(&shutdown),
             permit,
-            socket: None,
+            watch_clients: !options.http1_half_close,
         };
         // A task of its own for each: a task's allocation is the size of its future, the
         // largest of its states, and a TLS connection's (rustls state, the handshake's timer)
@@ -276,9 +279,7 @@ async fn accept_loop<L: Accept, M: PerConnection>(
             });
             continue;
         }
-        let (io, socket) = L::plain(stream, !options.http1_half_close);
-        connection.socket = socket;
-        tokio::spawn(connection.serve(io));
+        tokio::spawn(connection.serve(stream));
     }
     drop(listener);
     let finished = shutdown.drain(options.shutdown_timeout).await;

@@ -172,6 +172,22 @@ async fn with_half_close_the_stream_of_a_client_that_leaves_is_dropped_at_its_ne
     .await;
 }
 
+/// A stream silent for longer than the test (an event and a keep-alive comment every 30 s)
+/// is dropped as soon as its client leaves, not at its next write: the native server watches
+/// the connection while the stream waits.
+#[tokio::test]
+async fn native_drops_a_silent_stream_as_soon_as_its_client_leaves() {
+    let open = Open::default();
+    let every = Duration::from_secs(30);
+    let app = native_with(vec![ticks(&open, every, every)], options()).await;
+    let mut response = app.client.get(app.url("/ticks")).send().await.unwrap();
+    read_until(&mut response, "data: {\"n\":0}").await;
+    assert_eq!(open.now(), 1);
+    drop(response);
+    open.until_none().await;
+    assert_eq!(app.get("/missing").await.status, 404);
+}
+
 #[tokio::test]
 async fn warp_drops_the_stream_of_a_client_that_leaves() {
     a_client_that_leaves_drops_the_stream(warp_with).await;

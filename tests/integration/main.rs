@@ -25,6 +25,7 @@ mod hyper_answers;
 mod interop;
 mod keepalive;
 mod layers;
+mod leaving_clients;
 mod listeners;
 mod malformed;
 mod metrics;

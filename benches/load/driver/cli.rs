@@ -16,8 +16,8 @@ OPTIONS
   --server-cpu N        the core the servers are pinned to (default 0)
   --load-cpu N          the core wrk and the clients are pinned to (default 1)
   --servers A,B,..      servers to run (default raw-hyper-defaults,raw-hyper,axum,warp,pactum-native,pactum-warp;
-                        the large bodies add pactum-half-close beside pactum-native;
-                        also: pactum-service, the pipeline service on the shared accept loop)
+                        also: pactum-service, the pipeline service on the shared accept loop,
+                        and pactum-half-close, the native server with http1_half_close)
   --callgrind N1,N2     request counts for the marginal instruction count (default 200,1200)
   --client-calls N      calls per client run (default 20000)
   --no-load             skip the wrk measurements
@@ -52,20 +52,6 @@ pub(super) struct Config {
     /// Open SSE streams (and in-flight uploads) per run; `None`: no such measurement.
     pub(super) stream_memory: Option<usize>,
     pub(super) out: PathBuf,
-}
-
-impl Config {
-    /// The servers the large bodies are measured on: `pactum-half-close` (the native server
-    /// with `ServerOptions::http1_half_close`) comes beside `pactum-native`.
-    pub(super) fn large_body_servers(&self) -> Vec<ServerKind> {
-        let mut servers = self.servers.clone();
-        if let Some(at) = servers.iter().position(|k| *k == ServerKind::PactumNative) {
-            if !servers.contains(&ServerKind::PactumHalfClose) {
-                servers.insert(at + 1, ServerKind::PactumHalfClose);
-            }
-        }
-        servers
-    }
 }
 
 pub(super) fn parse_args(args: &[String]) -> Result<Config, String> {

@@ -243,7 +243,7 @@ fn run(config: &Config) -> Result<()> {
         // allocator the machine has.
         let counts = (n1 / 10, n2 / 10);
         for allocator in Allocator::available() {
-            for kind in config.large_body_servers() {
+            for &kind in &config.servers {
                 for endpoint in Endpoint::LARGE {
                     let ir =
                         server_instructions_on(&exe, config, kind, endpoint, counts, allocator)?;

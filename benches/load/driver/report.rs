@@ -371,7 +371,7 @@ impl Report {
                 print!(" {:>10.0} {:>8}", self.batch_limit_ir[allocator], "1.000");
             }
             println!();
-            for kind in config.large_body_servers() {
+            for &kind in &config.servers {
                 print!("  {:<18}", kind.name());
                 for &allocator in &allocators {
                     let ir = self.large_ir.get(&(allocator, kind, endpoint)).copied();
@@ -394,7 +394,7 @@ impl Report {
             }
         }
         println!("\n  the error path (one invalid item) / the happy path, Ir:");
-        for kind in config.large_body_servers() {
+        for &kind in &config.servers {
             print!("  {:<18}", kind.name());
             for &allocator in &allocators {
                 let get = |e| self.large_ir.get(&(allocator, kind, e)).copied();

@@ -7,6 +7,7 @@
 //! carries out). What the watch keeps of the connection is here too: one allocation per
 //! connection for both; and the connection's peer, which its service hands to each request.
 
+use std::mem::MaybeUninit;
 use std::net::SocketAddr;
 use std::pin::Pin;
 use std::sync::atomic::{AtomicU32, AtomicU64, AtomicU8, Ordering};
@@ -15,10 +16,10 @@ use std::task::{Context, Poll, Waker};
 use std::time::Duration;
 
 use http_body::{Body, Frame, SizeHint};
+use tokio::io::ReadBuf;
 use tokio::net::TcpStream;
 
 use crate::response::DrainSignal;
-use crate::server::shared_socket::{self, ClientGone};
 use crate::server::shutdown::{Due, Idle, Shutdown, UntilDrain};
 
 /// How many requests of a connection are in flight, and how many have started: counted by
@@ -61,11 +62,14 @@ pub(crate) struct InFlight {
     /// [`IDLE`] when an HTTP/2 connection was idle for its timeout (a graceful shutdown:
     /// GOAWAY), [`GONE`] when an HTTP/1 client left mid-request (the connection dropped).
     due: AtomicU8,
-    /// The socket of a plain TCP connection served with hyper's `half_close` on, peeked at
-    /// while an HTTP/1 answer waits, to notice a client that leaves
-    /// ([`shared_socket`](crate::server::shared_socket)); `None` when hyper notices it itself (TLS, a
-    /// Unix domain socket) or when half-closes are answered (`http1_half_close`).
-    socket: Option<Arc<TcpStream>>,
+    /// A plain TCP connection's socket, which its IO reads and writes through this
+    /// ([`SharedTcp`](super::shared_socket::SharedTcp)); `None` for TLS and Unix domain
+    /// sockets.
+    socket: Option<TcpStream>,
+    /// The socket is peeked at while an HTTP/1 answer waits, to notice a client that leaves
+    /// (hyper's `half_close` on, so that hyper does not read it then); off when half-closes
+    /// are answered (`http1_half_close`).
+    watched: bool,
 }
 
 /// A count on a server that never shuts down.
@@ -96,25 +100,51 @@ impl InFlight {
             waker: Mutex::new(None),
             due: AtomicU8::new(0),
             socket: None,
+            watched: false,
         }
     }
 
-    /// Watches `socket` for a client that leaves while an HTTP/1 answer waits.
-    pub(crate) fn with_socket(mut self, socket: Option<Arc<TcpStream>>) -> Self {
-        self.socket = socket;
+    /// Keeps a plain TCP connection's `socket`; `watched`: peeked at while an HTTP/1 answer
+    /// waits, for a client that leaves.
+    pub(crate) fn with_socket(mut self, socket: TcpStream, watched: bool) -> Self {
+        self.socket = Some(socket);
+        self.watched = watched;
         self
+    }
+
+    /// The plain TCP connection's socket.
+    #[inline]
+    pub(crate) fn socket(&self) -> Option<&TcpStream> {
+        self.socket.as_ref()
+    }
+
+    /// Whether pactum notices a client that leaves mid-request ([`InFlight::watch_client`]),
+    /// rather than hyper.
+    pub(crate) fn watches_client(&self) -> bool {
+        self.watched
     }
 
     /// While an HTTP/1 answer of this connection waits: when its socket is watched and the
     /// client left, reports it and asks the connection's `Drain` to drop the connection
     /// (with the request); else the task is woken when the socket becomes readable.
+    ///
+    /// A one-byte peek once the socket is readable. Bytes waiting are not a close: the
+    /// request's body still coming, or the next request (pipelined), which hyper reads in its
+    /// turn; as with hyper's own check, nothing is noticed behind them.
     #[inline]
     pub(crate) fn watch_client(&self, cx: &mut Context<'_>) {
-        if let Some(socket) = &self.socket {
-            if shared_socket::client_gone(socket, cx) {
-                self.shutdown.report_client_error(&ClientGone);
-                self.due.fetch_or(GONE, Ordering::Release);
-            }
+        let Some(socket) = self.socket.as_ref().filter(|_| self.watched) else {
+            return;
+        };
+        let mut byte = [MaybeUninit::uninit()];
+        let mut peeked = ReadBuf::uninit(&mut byte);
+        let gone = match socket.poll_peek(cx, &mut peeked) {
+            Poll::Pending | Poll::Ready(Ok(1..)) => false,
+            Poll::Ready(Ok(0) | Err(_)) => true,
+        };
+        if gone {
+            self.shutdown.report_client_error(&ClientGone);
+            self.due.fetch_or(GONE, Ordering::Release);
         }
     }
 
@@ -390,6 +420,20 @@ impl<B: Body> Body for Counted<B> {
         self.body.size_hint()
     }
 }
+
+/// What the server's `on_client_error` hook is given when a client left while its request
+/// was in flight, on a watched connection (its request dropped, unanswered): hyper's own check
+/// gives an incomplete-message error instead.
+#[derive(Debug)]
+struct ClientGone;
+
+impl std::fmt::Display for ClientGone {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("the client closed the connection before its answer was sent")
+    }
+}
+
+impl std::error::Error for ClientGone {}
 
 #[cfg(test)]
 mod tests {

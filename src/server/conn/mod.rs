@@ -107,6 +107,7 @@ mod hyper_errors;
 mod in_flight;
 mod replay;
 mod request_rules;
+mod shared_socket;
 
 #[cfg(feature = "http2")]
 use std::future::Future;
@@ -119,14 +120,13 @@ use std::task::{ready, Context, Poll};
 use std::time::Duration;
 
 use hyper_util::rt::TokioIo;
-use tokio::io::{AsyncRead, AsyncWrite};
-use tokio::net::TcpStream;
 use tokio::sync::OwnedSemaphorePermit;
 
 use connection_service::ConnectionService;
 use head_deadline::HeadDeadline;
 use hyper_errors::HyperErrors;
 use in_flight::InFlight;
+pub(super) use shared_socket::Attach;
 
 use super::builders::Builders;
 use super::servable::CallShared;
@@ -153,17 +153,13 @@ pub(super) struct Connection<S> {
     /// The `max_connections` permit, held until the connection ends (by its `Drain` once
     /// served).
     pub(super) permit: Option<OwnedSemaphorePermit>,
-    /// A plain TCP connection's socket, watched for a client that leaves mid-request
-    /// ([`SharedTcp`](super::shared_socket::SharedTcp)) rather than read by hyper; `None` when hyper reads it (TLS, a Unix
-    /// domain socket) or when half-closes are answered (`http1_half_close`).
-    pub(super) socket: Option<Arc<TcpStream>>,
+    /// Whether a client that leaves mid-request is taken for gone (`http1_half_close` off):
+    /// on plain TCP its socket is then watched ([`Attach`]), elsewhere hyper reads it.
+    pub(super) watch_clients: bool,
 }
 
 impl<S: CallShared> Connection<S> {
-    pub(super) async fn serve<I>(self, io: I)
-    where
-        I: AsyncRead + AsyncWrite + Unpin + Send + 'static,
-    {
+    pub(super) async fn serve<I: Attach>(self, io: I) {
         // Set up in a block of its own: a local that was ever borrowed (the IO, by `detect`;
         // the shutdown; the builders) keeps its place in the future until its scope ends,
         // even once moved, and a task is the size of its future's largest state. Scoped here,
@@ -177,16 +173,19 @@ impl<S: CallShared> Connection<S> {
                 header_read_timeout,
                 shutdown,
                 permit,
-                socket,
+                watch_clients,
             } = self;
-            // hyper reads a connection mid-request to notice a client that leaves, unless
-            // told half-closes are answered; a watched socket is read by nobody meanwhile.
-            let http1 = match socket {
-                Some(_) => &builders.http1_watched,
-                None => &builders.http1,
+            // What the connection's head deadline needs to know: when a request is in flight;
+            // with a plain TCP connection's socket, which its IO reads through it.
+            let requests = InFlight::new(Arc::clone(&shutdown), peer);
+            let (io, requests) = io.attach(requests, watch_clients);
+            // hyper reads a connection mid-request to notice a client that leaves, unless told
+            // half-closes are answered; a watched socket is read by nobody meanwhile.
+            let http1 = if requests.watches_client() {
+                &builders.http1_watched
+            } else {
+                &builders.http1
             };
-            // What the connection's head deadline needs to know: when a request is in flight.
-            let requests = Arc::new(InFlight::new(Arc::clone(&shutdown), peer).with_socket(socket));
             let hyper_service = ConnectionService {
                 service,
                 in_flight: Arc::clone(&requests),

@@ -1,17 +1,19 @@
-//! [`SharedTcp`]: a plain TCP connection's socket, shared by its IO (what hyper reads and
-//! writes) and the connection's state (`conn::InFlight`), which peeks at it to notice a
-//! client that leaves while its request is in flight ([`client_gone`]).
+//! [`SharedTcp`]: a plain TCP connection's socket, kept in the connection's [`InFlight`],
+//! which its IO (what hyper reads and writes) reads it through, and which peeks at it to
+//! notice a client that leaves while its request is in flight
+//! ([`InFlight::watch_client`]); [`Attach`]: how each kind of connection is given its
+//! `InFlight`.
 //!
 //! hyper notices such a client by itself only by reading the connection mid-request (its
 //! `half_close` off): that read reserves a new read buffer while the request's bytes still
 //! share the old one — an 8 KiB allocation on every request with a body, and on glibc, before
 //! a large body, the merge of the previous request's freed blocks (`benches/README.md`,
-//! "Large bodies"). Served with hyper's `half_close` on, a plain TCP connection is watched here
-//! instead: a one-byte peek, tried only while the answer waits (a handler not done, a stream
-//! between two events), with no buffer.
+//! "Large bodies"). Served with hyper's `half_close` on, a plain TCP connection is watched
+//! here instead: a one-byte peek, tried only while an answer waits (a handler not done, a
+//! stream between two events), with no buffer. The socket is kept in the `InFlight` every
+//! connection allocates anyway: no allocation of its own.
 
 use std::io;
-use std::mem::MaybeUninit;
 use std::net::Shutdown;
 use std::pin::Pin;
 use std::sync::Arc;
@@ -20,16 +22,64 @@ use std::task::{ready, Context, Poll};
 use tokio::io::{AsyncRead, AsyncWrite, Interest, ReadBuf};
 use tokio::net::TcpStream;
 
-/// A TCP connection's socket, read and written through a shared reference: the connection's
-/// state (`conn::InFlight`) keeps the same socket to peek at.
+use super::in_flight::InFlight;
+
+/// A connection's IO, given its [`InFlight`]: what [`Connection::serve`](super::Connection)
+/// serves.
+pub(crate) trait Attach: AsyncRead + AsyncWrite + Unpin + Send + 'static {
+    /// The IO hyper reads and writes.
+    type Io: AsyncRead + AsyncWrite + Unpin + Send + 'static;
+
+    /// The IO, and `requests` as the connection keeps it; `watched`: a client that leaves
+    /// mid-request is taken for gone (noticed by pactum on a plain TCP connection, by hyper
+    /// elsewhere).
+    fn attach(self, requests: InFlight, watched: bool) -> (Self::Io, Arc<InFlight>);
+}
+
+impl Attach for TcpStream {
+    type Io = SharedTcp;
+
+    fn attach(self, requests: InFlight, watched: bool) -> (SharedTcp, Arc<InFlight>) {
+        let requests = Arc::new(requests.with_socket(self, watched));
+        (SharedTcp(Arc::clone(&requests)), requests)
+    }
+}
+
+// A Unix domain socket: hyper reads it mid-request itself (`half_close` off), to notice a
+// client that leaves.
+#[cfg(unix)]
+impl Attach for tokio::net::UnixStream {
+    type Io = Self;
+
+    fn attach(self, requests: InFlight, _: bool) -> (Self, Arc<InFlight>) {
+        (self, Arc::new(requests))
+    }
+}
+
+// TLS: as a Unix domain socket (a peek would see the client's `close_notify` as bytes,
+// not as a close).
+#[cfg(feature = "tls")]
+impl<S: AsyncRead + AsyncWrite + Unpin + Send + 'static> Attach
+    for tokio_rustls::server::TlsStream<S>
+{
+    type Io = Self;
+
+    fn attach(self, requests: InFlight, _: bool) -> (Self, Arc<InFlight>) {
+        (self, Arc::new(requests))
+    }
+}
+
+/// A plain TCP connection's socket, read and written through its [`InFlight`], which keeps
+/// it (and peeks at it).
 #[derive(Debug)]
-pub(crate) struct SharedTcp(Arc<TcpStream>);
+pub(crate) struct SharedTcp(Arc<InFlight>);
 
 impl SharedTcp {
-    /// The socket as the connection's IO, and the same socket to watch.
-    pub(crate) fn new(socket: TcpStream) -> (Self, Arc<TcpStream>) {
-        let socket = Arc::new(socket);
-        (Self(Arc::clone(&socket)), socket)
+    /// The socket: always there, as `attach` makes a `SharedTcp` only with it.
+    fn socket(&self) -> io::Result<&TcpStream> {
+        self.0
+            .socket()
+            .ok_or_else(|| io::Error::from(io::ErrorKind::NotConnected))
     }
 }
 
@@ -39,7 +89,7 @@ impl AsyncRead for SharedTcp {
         cx: &mut Context<'_>,
         buf: &mut ReadBuf<'_>,
     ) -> Poll<io::Result<()>> {
-        let socket = &*self.0;
+        let socket = self.socket()?;
         loop {
             let wanted = buf.remaining();
             let mut read = false;
@@ -74,10 +124,11 @@ impl AsyncWrite for SharedTcp {
         cx: &mut Context<'_>,
         data: &[u8],
     ) -> Poll<io::Result<usize>> {
+        let socket = self.socket()?;
         loop {
-            match self.0.try_write(data) {
+            match socket.try_write(data) {
                 Err(error) if error.kind() == io::ErrorKind::WouldBlock => {
-                    ready!(self.0.poll_write_ready(cx))?;
+                    ready!(socket.poll_write_ready(cx))?;
                 }
                 written => return Poll::Ready(written),
             }
@@ -89,10 +140,11 @@ impl AsyncWrite for SharedTcp {
         cx: &mut Context<'_>,
         data: &[io::IoSlice<'_>],
     ) -> Poll<io::Result<usize>> {
+        let socket = self.socket()?;
         loop {
-            match self.0.try_write_vectored(data) {
+            match socket.try_write_vectored(data) {
                 Err(error) if error.kind() == io::ErrorKind::WouldBlock => {
-                    ready!(self.0.poll_write_ready(cx))?;
+                    ready!(socket.poll_write_ready(cx))?;
                 }
                 written => return Poll::Ready(written),
             }
@@ -108,36 +160,9 @@ impl AsyncWrite for SharedTcp {
     }
 
     fn poll_shutdown(self: Pin<&mut Self>, _: &mut Context<'_>) -> Poll<io::Result<()>> {
-        Poll::Ready(socket2::SockRef::from(&*self.0).shutdown(Shutdown::Write))
+        Poll::Ready(socket2::SockRef::from(self.socket()?).shutdown(Shutdown::Write))
     }
 }
-
-/// Whether the client closed (or reset) `socket` while a request of it is in flight: a
-/// one-byte peek once the socket is readable, the task woken when it becomes so. Bytes waiting
-/// are not a close: the request's body still coming, or the next request (pipelined), which
-/// hyper reads in its turn — as hyper's own check does, nothing is noticed behind them.
-pub(crate) fn client_gone(socket: &TcpStream, cx: &mut Context<'_>) -> bool {
-    let mut byte = [MaybeUninit::uninit()];
-    let mut peeked = ReadBuf::uninit(&mut byte);
-    match socket.poll_peek(cx, &mut peeked) {
-        Poll::Pending | Poll::Ready(Ok(1..)) => false,
-        Poll::Ready(Ok(0) | Err(_)) => true,
-    }
-}
-
-/// The error that ends a request whose client left (its connection closed without an
-/// answer): the handler's future, or the streamed answer, is dropped, as hyper does when it
-/// reads the close itself.
-#[derive(Debug)]
-pub(crate) struct ClientGone;
-
-impl std::fmt::Display for ClientGone {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("the client closed the connection before its answer was sent")
-    }
-}
-
-impl std::error::Error for ClientGone {}
 
 #[cfg(test)]
 mod tests {
@@ -146,23 +171,15 @@ mod tests {
 
     use super::*;
 
-    async fn pair() -> (SharedTcp, Arc<TcpStream>, TcpStream) {
+    #[tokio::test]
+    async fn reads_writes_and_shuts_down_through_the_connections_state() {
         let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let client = TcpStream::connect(listener.local_addr().unwrap())
+        let mut client = TcpStream::connect(listener.local_addr().unwrap())
             .await
             .unwrap();
         let (server, _) = listener.accept().await.unwrap();
-        let (io, watched) = SharedTcp::new(server);
-        (io, watched, client)
-    }
-
-    fn gone_now(socket: &TcpStream) -> bool {
-        client_gone(socket, &mut Context::from_waker(std::task::Waker::noop()))
-    }
-
-    #[tokio::test]
-    async fn reads_writes_and_shuts_down_through_the_shared_socket() {
-        let (mut io, _watched, mut client) = pair().await;
+        let (mut io, requests) = server.attach(InFlight::default(), true);
+        assert!(requests.watches_client());
         client.write_all(b"ping").await.unwrap();
         let mut read = [0; 4];
         io.read_exact(&mut read).await.unwrap();
@@ -172,20 +189,5 @@ mod tests {
         let mut answer = Vec::new();
         client.read_to_end(&mut answer).await.unwrap();
         assert_eq!(answer, b"pong", "written, then the write side shut");
-    }
-
-    #[tokio::test]
-    async fn a_close_is_noticed_and_bytes_waiting_are_not_one() {
-        let (_io, watched, mut client) = pair().await;
-        assert!(!gone_now(&watched), "nothing sent, still there");
-        client.write_all(b"GET /next HTTP/1.1\r\n").await.unwrap();
-        // Readable once the bytes arrive: then a peek sees them.
-        let mut peek = [0; 1];
-        watched.peek(&mut peek).await.unwrap();
-        assert!(!gone_now(&watched), "bytes waiting are the next request");
-        let (_io, watched, client) = pair().await;
-        drop(client);
-        watched.readable().await.unwrap();
-        assert!(gone_now(&watched), "closed");
     }
 }
