@@ -339,21 +339,20 @@ impl ServerOptions {
     /// half-close: `shutdown(SHUT_WR)`, as `nc -N` does), instead of taking that close for the
     /// client leaving. Default off, as in hyper (`http1::Builder::half_close`) and axum.
     ///
-    /// Off, the connection is read while its request is in flight: a client that closes
-    /// (or half-closes) it then gets no answer, and its handler's future is dropped at once
-    /// (an event stream ends when its client leaves, however silent). On, nothing is read
-    /// until the answer is written: a half-closed client gets its answer, and a client that
-    /// leaves is noticed when the answer (or the stream's next event or keep-alive comment)
-    /// fails to go out — its handler runs to its end or to the request timeout. HTTP/2
-    /// is not concerned (a stream is reset on its own).
+    /// Off, a client that closes (or half-closes) its connection while its request is in
+    /// flight gets no answer, and its handler's future is dropped at once (an event stream
+    /// ends when its client leaves, however silent); the server's
+    /// [`on_client_error`](Self::on_client_error) hook hears of it. On a plain TCP
+    /// connection pactum notices it by peeking at the socket while the answer waits;
+    /// over TLS and on a Unix domain socket hyper does, by reading the connection
+    /// mid-request — which costs each request with a body an 8 KiB allocation (hyper's read
+    /// buffer is reallocated while the request's bytes still share it; see the guide's
+    /// "Large bodies and the allocator").
     ///
-    /// On also spares every request with a body an 8 KiB allocation (hyper's check for the
-    /// close reallocates its read buffer while the request's bytes still share it): ~2.5 %
-    /// fewer instructions on a small `POST`, and ~20 % fewer on a 100 KB JSON body on glibc's
-    /// allocator (the allocation made glibc merge the previous request's freed blocks before
-    /// the parse), ~5 % on mimalloc (the body then comes in one read, without a copy). The
-    /// price: a connection that carried large bodies keeps the read buffer they grew (about
-    /// 108 KiB against 56 after three 100 KB bodies; `benches/README.md`, "Large bodies").
+    /// On, nothing is read until the answer is written: a half-closed client gets its
+    /// answer, and a client that leaves is noticed when the answer (or the stream's next
+    /// event or keep-alive comment) fails to go out — its handler runs to its end or to the
+    /// request timeout. HTTP/2 is not concerned (a stream is reset on its own).
     pub fn http1_half_close(mut self, enabled: bool) -> Self {
         self.http1_half_close = enabled;
         self

@@ -5,7 +5,10 @@
 //! thread ([`head_watch`](super::head_watch)), which times its waits for a head and, on
 //! HTTP/2, its idle time (whose end the connection's [`Drain`](crate::server::shutdown::Drain)
 //! carries out). What the watch keeps of the connection is here too: one allocation per
-//! connection for both; and the connection's peer, which its service hands to each request.
+//! connection for both; the connection's peer, which its service hands to each request; and a
+//! plain TCP connection's socket, which its IO reads through this
+//! ([`SharedTcp`](super::shared_socket::SharedTcp)) and which is peeked at while an HTTP/1
+//! answer waits, to notice a client that leaves ([`InFlight::watch_client`]).
 
 use std::mem::MaybeUninit;
 use std::net::SocketAddr;
@@ -34,11 +37,11 @@ use crate::server::shutdown::{Due, Idle, Shutdown, UntilDrain};
 /// idle timeout is timed from the same counts, by the header read timeout's watch.
 ///
 /// With what the watch keeps of the connection (its timeout, the wait found overdue, the
-/// task to wake) and the connection's peer: one allocation of 104 bytes per connection
-/// (glibc: a 112-byte chunk; a count of 40 and a watch of 80, registered again for HTTP/2 at
-/// its preface, before). The peer is here rather than in the connection's service: its 32
-/// bytes took every HTTP/2 connection's task a 128-byte step up. The timeout is kept in
-/// milliseconds, `0` when not watched.
+/// task to wake), the connection's peer and a plain TCP connection's socket: one allocation
+/// of 144 bytes per connection (glibc: a 160-byte chunk; 104 before the socket came here
+/// from the connection's task, which kept it and an `Arc` to this). The peer is here rather
+/// than in the connection's service: its 32 bytes took every HTTP/2 connection's task a
+/// 128-byte step up. The timeout is kept in milliseconds, `0` when not watched.
 #[derive(Debug)]
 pub(crate) struct InFlight {
     counts: AtomicU64,

@@ -15,6 +15,11 @@
 //!      v
 //!   TlsStream        [tls]       rustls handshake within the header read   (run.rs, tls.rs)
 //!      |                         timeout (10 s without one)
+//!   or SharedTcp     [plain TCP] the socket kept in the connection's       shared_socket.rs
+//!      |                         InFlight and read through it; peeked at
+//!      |                         while an HTTP/1 answer waits, for a
+//!      |                         client that leaves (hyper's `half_close`
+//!      |                         on: it does not read then)
 //!      v
 //!   HyperErrors<_>               hyper's own 400 / 431 / 414 heads         hyper_errors.rs
 //!      |                         rewritten with the error body; HTTP/1     (error_answers.rs)
@@ -89,6 +94,13 @@
 //!   request never reaching the service. Proposed upstream as opt-in builder settings
 //!   (`http1::Builder::strict_host`, `http2::Builder::max_headers`), with patches, in
 //!   `src/server/upstream/README-http-rules.md`; no upstream issue found.
+//! - **`SharedTcp`**, with the watch in `InFlight`, works around hyper noticing a client that
+//!   leaves mid-request only by reading the connection then (`half_close` off), a read that
+//!   reallocates its read buffer while the request's bytes share it (an 8 KiB allocation per
+//!   request with a body; `shared_socket.rs`). It relies on hyper with `half_close` on not
+//!   reading a connection between a request's end and its answer's, and on hyper polling the
+//!   service's future and the answer's body on the connection's task (one waker for the
+//!   socket's readiness). No upstream issue found for a check without the allocation.
 //! - **`InFlight`** is the bookkeeping the others read, not a workaround: it relies on hyper
 //!   dropping an answer's body once the body has been sent, and goes with them.
 //! - **`ConnectionService`** is hyper's `service::Service` (called through `&self`, no

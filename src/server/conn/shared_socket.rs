@@ -107,12 +107,13 @@ impl AsyncRead for SharedTcp {
                 }
             });
             match tried {
-                _ if read => return Poll::Ready(Ok(())),
+                Ok(()) => return Poll::Ready(Ok(())),
+                // Read, and the readiness cleared.
+                Err(_) if read => return Poll::Ready(Ok(())),
                 Err(error) if error.kind() == io::ErrorKind::WouldBlock => {
                     ready!(socket.poll_read_ready(cx))?;
                 }
                 Err(error) => return Poll::Ready(Err(error)),
-                Ok(()) => unreachable!("a read without a count"),
             }
         }
     }
