@@ -103,8 +103,8 @@ impl<I> HeadDeadline<I> {
     }
 
     /// The same, around the IO `map` makes of this one's (before any byte is handed out:
-    /// HTTP/2's connection leaves out the wrapper only HTTP/1 needs).
-    #[cfg(feature = "http2")]
+    /// HTTP/2's connection leaves out the wrapper only HTTP/1 needs, and HTTP/1's reads a
+    /// plain TCP socket through its `InFlight`).
     pub(crate) fn map_inner<J>(self, map: impl FnOnce(I) -> J) -> HeadDeadline<J> {
         HeadDeadline {
             inner: map(self.inner),

@@ -70,6 +70,15 @@ impl<I> HyperErrors<I> {
         }
     }
 
+    /// The same, around the IO `map` makes of this one's (before anything is written).
+    pub(crate) fn map_inner<J>(self, map: impl FnOnce(I) -> J) -> HyperErrors<J> {
+        HyperErrors {
+            inner: map(self.inner),
+            requests: self.requests,
+            state: self.state,
+        }
+    }
+
     /// The connection's IO, unwrapped (HTTP/2, before anything is written).
     #[cfg(feature = "http2")]
     pub(crate) fn into_inner(self) -> I {

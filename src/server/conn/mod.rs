@@ -187,17 +187,9 @@ impl<S: CallShared> Connection<S> {
                 permit,
                 watch_clients,
             } = self;
-            // What the connection's head deadline needs to know: when a request is in flight;
-            // with a plain TCP connection's socket, which its IO reads through it.
+            // What the connection's head deadline needs to know: when a request is in flight.
             let requests = InFlight::new(Arc::clone(&shutdown), peer);
-            let (io, requests) = io.attach(requests, watch_clients);
-            // hyper reads a connection mid-request to notice a client that leaves, unless told
-            // half-closes are answered; a watched socket is read by nobody meanwhile.
-            let http1 = if requests.watches_client() {
-                &builders.http1_watched
-            } else {
-                &builders.http1
-            };
+            let requests = Arc::new(requests.watching(watch_clients && I::WATCHABLE));
             let hyper_service = ConnectionService {
                 service,
                 in_flight: Arc::clone(&requests),
@@ -235,6 +227,15 @@ impl<S: CallShared> Connection<S> {
                 });
                 return;
             }
+            // HTTP/1 reads a plain TCP socket through its state, which peeks at it.
+            let io = io.map_inner(|io| io.map_inner(|io| io.attach(&requests)));
+            // hyper reads a connection mid-request to notice a client that leaves, unless told
+            // half-closes are answered; a watched socket is read by nobody meanwhile.
+            let http1 = if requests.watches_client() {
+                &builders.http1_watched
+            } else {
+                &builders.http1
+            };
             let connection = http1.serve_connection(TokioIo::new(io), hyper_service);
             // Awaited here rather than through `Reported`: one call less per poll.
             (shutdown.watch(connection, requests, permit), shutdown)

@@ -24,24 +24,28 @@ use tokio::net::TcpStream;
 
 use super::in_flight::InFlight;
 
-/// A connection's IO, given its [`InFlight`]: what [`Connection::serve`](super::Connection)
-/// serves.
+/// A connection's IO, as its HTTP/1 connection reads it: what
+/// [`Connection::serve`](super::Connection) serves.
 pub(crate) trait Attach: AsyncRead + AsyncWrite + Unpin + Send + 'static {
-    /// The IO hyper reads and writes.
+    /// Whether pactum can notice a client that leaves it mid-request (a peek at a plain TCP
+    /// socket); elsewhere hyper does, by reading it.
+    const WATCHABLE: bool;
+
+    /// The IO hyper's HTTP/1 connection reads and writes.
     type Io: AsyncRead + AsyncWrite + Unpin + Send + 'static;
 
-    /// The IO, and `requests` as the connection keeps it; `watched`: a client that leaves
-    /// mid-request is taken for gone (noticed by pactum on a plain TCP connection, by hyper
-    /// elsewhere).
-    fn attach(self, requests: InFlight, watched: bool) -> (Self::Io, Arc<InFlight>);
+    /// The IO of an HTTP/1 connection whose state is `requests` (nothing read from it yet
+    /// but the bytes that told the protocol, which the wrappers above it replay).
+    fn attach(self, requests: &Arc<InFlight>) -> Self::Io;
 }
 
 impl Attach for TcpStream {
+    const WATCHABLE: bool = true;
     type Io = SharedTcp;
 
-    fn attach(self, requests: InFlight, watched: bool) -> (SharedTcp, Arc<InFlight>) {
-        let requests = Arc::new(requests.with_socket(self, watched));
-        (SharedTcp(Arc::clone(&requests)), requests)
+    fn attach(self, requests: &Arc<InFlight>) -> SharedTcp {
+        requests.keep_socket(self);
+        SharedTcp(Arc::clone(requests))
     }
 }
 
@@ -49,10 +53,11 @@ impl Attach for TcpStream {
 // client that leaves.
 #[cfg(unix)]
 impl Attach for tokio::net::UnixStream {
+    const WATCHABLE: bool = false;
     type Io = Self;
 
-    fn attach(self, requests: InFlight, _: bool) -> (Self, Arc<InFlight>) {
-        (self, Arc::new(requests))
+    fn attach(self, _: &Arc<InFlight>) -> Self {
+        self
     }
 }
 
@@ -62,10 +67,11 @@ impl Attach for tokio::net::UnixStream {
 impl<S: AsyncRead + AsyncWrite + Unpin + Send + 'static> Attach
     for tokio_rustls::server::TlsStream<S>
 {
+    const WATCHABLE: bool = false;
     type Io = Self;
 
-    fn attach(self, requests: InFlight, _: bool) -> (Self, Arc<InFlight>) {
-        (self, Arc::new(requests))
+    fn attach(self, _: &Arc<InFlight>) -> Self {
+        self
     }
 }
 
@@ -75,7 +81,7 @@ impl<S: AsyncRead + AsyncWrite + Unpin + Send + 'static> Attach
 pub(crate) struct SharedTcp(Arc<InFlight>);
 
 impl SharedTcp {
-    /// The socket: always there, as `attach` makes a `SharedTcp` only with it.
+    /// The socket: always there, as `attach` keeps it before it makes a `SharedTcp`.
     fn socket(&self) -> io::Result<&TcpStream> {
         self.0
             .socket()
@@ -96,7 +102,9 @@ impl AsyncRead for SharedTcp {
             // Read within `try_io`, so that a read that drained the socket (fewer bytes than
             // asked) clears the readiness the read started from, as tokio's own `poll_read`
             // does on epoll: the next read then waits for the socket rather than trying it
-            // (an `EAGAIN` syscall saved on every request).
+            // (an `EAGAIN` syscall saved on every request). Tried before the readiness is
+            // polled (which costs more than a try that finds the socket not ready): an HTTP/1
+            // connection reads twice per request, once with bytes.
             let tried = socket.try_io(Interest::READABLE, || {
                 let n = socket.try_read_buf(buf)?;
                 read = true;
@@ -179,8 +187,9 @@ mod tests {
             .await
             .unwrap();
         let (server, _) = listener.accept().await.unwrap();
-        let (mut io, requests) = server.attach(InFlight::default(), true);
-        assert!(requests.watches_client());
+        let requests = Arc::new(InFlight::default());
+        let mut io = server.attach(&requests);
+        assert!(requests.socket().is_some(), "kept");
         client.write_all(b"ping").await.unwrap();
         let mut read = [0; 4];
         io.read_exact(&mut read).await.unwrap();
