@@ -284,8 +284,9 @@ impl UntilDrain {
     }
 }
 
-/// What says that an HTTP/2 connection was idle for its timeout: the connection's request
-/// count, kept by [`conn`](super::conn).
+/// What says what a connection's [`Drain`] is due to do — the graceful shutdown of an HTTP/2
+/// connection idle for its timeout, or dropping an HTTP/1 connection whose client left
+/// mid-request: the connection's request count, kept by [`conn`](super::conn).
 pub(crate) trait Idle {
     /// What is due to the connection, once: read on every poll of the connection that
     /// leaves it pending.

@@ -134,14 +134,7 @@ impl AsyncWrite for SharedTcp {
         data: &[u8],
     ) -> Poll<io::Result<usize>> {
         let socket = self.socket()?;
-        loop {
-            match socket.try_write(data) {
-                Err(error) if error.kind() == io::ErrorKind::WouldBlock => {
-                    ready!(socket.poll_write_ready(cx))?;
-                }
-                written => return Poll::Ready(written),
-            }
-        }
+        poll_written(socket, cx, || socket.try_write(data))
     }
 
     fn poll_write_vectored(
@@ -150,14 +143,7 @@ impl AsyncWrite for SharedTcp {
         data: &[io::IoSlice<'_>],
     ) -> Poll<io::Result<usize>> {
         let socket = self.socket()?;
-        loop {
-            match socket.try_write_vectored(data) {
-                Err(error) if error.kind() == io::ErrorKind::WouldBlock => {
-                    ready!(socket.poll_write_ready(cx))?;
-                }
-                written => return Poll::Ready(written),
-            }
-        }
+        poll_written(socket, cx, || socket.try_write_vectored(data))
     }
 
     fn is_write_vectored(&self) -> bool {
@@ -170,6 +156,23 @@ impl AsyncWrite for SharedTcp {
 
     fn poll_shutdown(self: Pin<&mut Self>, _: &mut Context<'_>) -> Poll<io::Result<()>> {
         Poll::Ready(socket2::SockRef::from(self.socket()?).shutdown(Shutdown::Write))
+    }
+}
+
+/// What `write` wrote once `socket` took it: tried first, then waited for when the socket is
+/// full.
+fn poll_written(
+    socket: &TcpStream,
+    cx: &mut Context<'_>,
+    mut write: impl FnMut() -> io::Result<usize>,
+) -> Poll<io::Result<usize>> {
+    loop {
+        match write() {
+            Err(error) if error.kind() == io::ErrorKind::WouldBlock => {
+                ready!(socket.poll_write_ready(cx))?;
+            }
+            written => return Poll::Ready(written),
+        }
     }
 }
 
