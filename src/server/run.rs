@@ -213,6 +213,7 @@ where
             .with_client_errors(options.on_client_error.clone())
             .with_answers(answers)
             .with_request_settings(options.serves_tls(), options.max_headers)
+            .with_client_watch(!options.http1_half_close)
             .with_wake(conn::wake_connections),
     );
     #[cfg(feature = "tls")]
@@ -260,7 +261,6 @@ where
             header_read_timeout: options.header_read_timeout,
             shutdown: Arc::clone(&shutdown),
             permit,
-            watch_clients: !options.http1_half_close,
         };
         // A task of its own for each: a task's allocation is the size of its future, the
         // largest of its states, and a TLS connection's (rustls state, the handshake's timer)

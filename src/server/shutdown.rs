@@ -65,6 +65,9 @@ pub(crate) struct Shutdown {
     secure: bool,
     /// `ServerOptions::max_headers`, counted by the connection on HTTP/2 (saturated).
     max_headers: u32,
+    /// A plain TCP HTTP/1 connection is watched for a client that leaves mid-request
+    /// (`ServerOptions::http1_half_close` off): `conn::InFlight::watch_client`.
+    watch_clients: bool,
     /// Wakes every connection of this shutdown (the head watch's list of them, given by the
     /// server: the connections' module depends on this one, not the other way round).
     wake: Option<fn(&Shutdown)>,
@@ -82,6 +85,7 @@ impl std::fmt::Debug for Shutdown {
             .field("answers", &self.answers)
             .field("secure", &self.secure)
             .field("max_headers", &self.max_headers)
+            .field("watch_clients", &self.watch_clients)
             .finish_non_exhaustive()
     }
 }
@@ -133,6 +137,19 @@ impl Shutdown {
         self.secure = secure;
         self.max_headers = u32::try_from(max_headers).unwrap_or(u32::MAX);
         self
+    }
+
+    /// With plain TCP HTTP/1 connections watched for a client that leaves mid-request
+    /// (`http1_half_close` off), rather than read by hyper.
+    pub(crate) fn with_client_watch(mut self, watch: bool) -> Self {
+        self.watch_clients = watch;
+        self
+    }
+
+    /// Whether a plain TCP HTTP/1 connection is watched for a client that leaves.
+    #[inline]
+    pub(crate) fn watches_clients(&self) -> bool {
+        self.watch_clients
     }
 
     /// Whether the server's connections are TLS.

@@ -466,3 +466,34 @@ async fn hypers_own_answers_over_tls_carry_the_json_body() {
         assert_eq!(answer.json(), Some(json!({"error": "Bad request"})));
     }
 }
+
+/// Over TLS a client that leaves a waiting handler is noticed by hyper's own read of the
+/// connection (pactum's peek watches plain TCP only): the hook hears of it at once.
+#[tokio::test]
+async fn a_client_that_leaves_a_waiting_handler_over_tls_is_noticed_at_once() {
+    use tokio::io::AsyncWriteExt;
+    let pki = pki();
+    let errors = Arc::new(std::sync::Mutex::new(Vec::<String>::new()));
+    let heard = Arc::clone(&errors);
+    let hook = move |error: &(dyn std::error::Error + 'static)| {
+        heard.lock().unwrap().push(error.to_string());
+    };
+    let server = https_server(&pki, options().on_client_error(hook)).await;
+    let mut tls = tls_handshake(&pki, server.local_addr(), b"http/1.1").await;
+    tls.write_all(b"GET /slow?ms=10000 HTTP/1.1\r\nhost: localhost\r\n\r\n")
+        .await
+        .expect("write");
+    tls.flush().await.expect("flush");
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    // A TLS close: the closing alert, then the TCP close.
+    tls.shutdown().await.expect("close_notify");
+    drop(tls);
+    assert!(
+        eventually(Duration::from_secs(3), || !errors
+            .lock()
+            .unwrap()
+            .is_empty())
+        .await,
+        "the hook heard nothing"
+    );
+}

@@ -69,11 +69,10 @@ pub(crate) struct InFlight {
     /// reads and writes through this ([`SharedTcp`](super::shared_socket::SharedTcp)); unset
     /// for HTTP/2 (which reads its socket itself), TLS and Unix domain sockets. Boxed: 16
     /// bytes here rather than 48 in every connection's state, HTTP/2's included.
+    /// Peeked at while an HTTP/1 answer waits, to notice a client that leaves (hyper's
+    /// `half_close` on, so that hyper does not read it then), unless the server answers
+    /// half-closes (`http1_half_close`).
     socket: OnceLock<Box<TcpStream>>,
-    /// The socket is peeked at while an HTTP/1 answer waits, to notice a client that leaves
-    /// (hyper's `half_close` on, so that hyper does not read it then): on plain TCP unless
-    /// half-closes are answered (`http1_half_close`).
-    watched: bool,
 }
 
 /// A count on a server that never shuts down.
@@ -104,15 +103,7 @@ impl InFlight {
             waker: Mutex::new(None),
             due: AtomicU8::new(0),
             socket: OnceLock::new(),
-            watched: false,
         }
-    }
-
-    /// `watched`: the connection's socket, once kept, is peeked at while an HTTP/1 answer
-    /// waits, for a client that leaves.
-    pub(crate) fn watching(mut self, watched: bool) -> Self {
-        self.watched = watched;
-        self
     }
 
     /// Keeps a plain TCP HTTP/1 connection's `socket` (once: a second is dropped).
@@ -129,7 +120,7 @@ impl InFlight {
     /// Whether pactum notices a client that leaves mid-request ([`InFlight::watch_client`]),
     /// rather than hyper.
     pub(crate) fn watches_client(&self) -> bool {
-        self.watched
+        self.socket.get().is_some() && self.shutdown.watches_clients()
     }
 
     /// While an HTTP/1 answer of this connection waits: when its socket is watched and the
@@ -141,10 +132,7 @@ impl InFlight {
     /// turn; as with hyper's own check, nothing is noticed behind them.
     #[inline]
     pub(crate) fn watch_client(&self, cx: &mut Context<'_>) {
-        if !self.watched {
-            return;
-        }
-        let Some(socket) = self.socket() else {
+        let Some(socket) = self.socket().filter(|_| self.shutdown.watches_clients()) else {
             return;
         };
         let mut byte = [MaybeUninit::uninit()];

@@ -165,9 +165,6 @@ pub(super) struct Connection<S> {
     /// The `max_connections` permit, held until the connection ends (by its `Drain` once
     /// served).
     pub(super) permit: Option<OwnedSemaphorePermit>,
-    /// Whether a client that leaves mid-request is taken for gone (`http1_half_close` off):
-    /// on plain TCP its socket is then watched ([`Attach`]), elsewhere hyper reads it.
-    pub(super) watch_clients: bool,
 }
 
 impl<S: CallShared> Connection<S> {
@@ -185,11 +182,9 @@ impl<S: CallShared> Connection<S> {
                 header_read_timeout,
                 shutdown,
                 permit,
-                watch_clients,
             } = self;
             // What the connection's head deadline needs to know: when a request is in flight.
-            let requests = InFlight::new(Arc::clone(&shutdown), peer);
-            let requests = Arc::new(requests.watching(watch_clients && I::WATCHABLE));
+            let requests = Arc::new(InFlight::new(Arc::clone(&shutdown), peer));
             let hyper_service = ConnectionService {
                 service,
                 in_flight: Arc::clone(&requests),

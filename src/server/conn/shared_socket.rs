@@ -27,10 +27,6 @@ use super::in_flight::InFlight;
 /// A connection's IO, as its HTTP/1 connection reads it: what
 /// [`Connection::serve`](super::Connection) serves.
 pub(crate) trait Attach: AsyncRead + AsyncWrite + Unpin + Send + 'static {
-    /// Whether pactum can notice a client that leaves it mid-request (a peek at a plain TCP
-    /// socket); elsewhere hyper does, by reading it.
-    const WATCHABLE: bool;
-
     /// The IO hyper's HTTP/1 connection reads and writes.
     type Io: AsyncRead + AsyncWrite + Unpin + Send + 'static;
 
@@ -40,7 +36,6 @@ pub(crate) trait Attach: AsyncRead + AsyncWrite + Unpin + Send + 'static {
 }
 
 impl Attach for TcpStream {
-    const WATCHABLE: bool = true;
     type Io = SharedTcp;
 
     fn attach(self, requests: &Arc<InFlight>) -> SharedTcp {
@@ -53,7 +48,6 @@ impl Attach for TcpStream {
 // client that leaves.
 #[cfg(unix)]
 impl Attach for tokio::net::UnixStream {
-    const WATCHABLE: bool = false;
     type Io = Self;
 
     fn attach(self, _: &Arc<InFlight>) -> Self {
@@ -67,7 +61,6 @@ impl Attach for tokio::net::UnixStream {
 impl<S: AsyncRead + AsyncWrite + Unpin + Send + 'static> Attach
     for tokio_rustls::server::TlsStream<S>
 {
-    const WATCHABLE: bool = false;
     type Io = Self;
 
     fn attach(self, _: &Arc<InFlight>) -> Self {
